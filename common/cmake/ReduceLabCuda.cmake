@@ -1,0 +1,43 @@
+# CUDA is optional: with nvcc present the GPU targets build; without it the host-only parts still do.
+set(REDUCELAB_HAVE_CUDA OFF)
+if(REDUCELAB_CUDA)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    # Default architectures: the visible GPU's own when there is one, so a student's build is quick;
+    # otherwise a portable set that runs natively on Turing to Hopper and carries sm_90 PTX that the
+    # driver can compile for newer GPUs. -DCMAKE_CUDA_ARCHITECTURES=... overrides both.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(_rl_detected "")
+      find_program(_rl_nvidia_smi nvidia-smi)
+      if(_rl_nvidia_smi)
+        execute_process(COMMAND ${_rl_nvidia_smi} --query-gpu=compute_cap --format=csv,noheader
+                        OUTPUT_VARIABLE _rl_caps RESULT_VARIABLE _rl_rc ERROR_QUIET
+                        OUTPUT_STRIP_TRAILING_WHITESPACE)
+        if(_rl_rc EQUAL 0 AND _rl_caps MATCHES "^([0-9]+)\\.([0-9]+)")
+          set(_rl_detected "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+        endif()
+      endif()
+      if(_rl_detected)
+        set(CMAKE_CUDA_ARCHITECTURES ${_rl_detected})
+        message(STATUS "ReduceLab: building for the visible GPU, sm_${_rl_detected}")
+      else()
+        set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;90-real;90-virtual")
+        message(STATUS "ReduceLab: no GPU visible, building the portable set ${CMAKE_CUDA_ARCHITECTURES}")
+      endif()
+    endif()
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    # CMake 3.25 predates nvcc 13 and does not know its C++20 flag: tell it, so C++20 requirements
+    # (ours and those that libraries pass on) work for CUDA sources too.
+    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    set(REDUCELAB_HAVE_CUDA ON)
+  else()
+    message(STATUS "ReduceLab: no CUDA compiler found; building the host parts and the simulator only")
+  endif()
+endif()

@@ -1,0 +1,66 @@
+#pragma once
+// The one command line every lesson executable shares (CLI11). Bad values never reach a kernel:
+// they become a UsageError, which main() prints as one line and answers with exit code 2.
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+#include "common/host/input.h"
+#include "common/host/reducer.h"
+
+namespace rl {
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Returned instead of options when --help was asked for: the text is already printed.
+struct HelpShown {};
+
+enum class SimSchedule { lane_order, reverse_lanes, shuffled };
+
+struct RunOptions {
+  std::uint64_t n = 0;
+  bool n_given = false;        // otherwise the backend's default size applies
+  unsigned block = 256;
+  unsigned reps = 20;          // timed samples; the median is reported
+  bool reps_given = false;     // otherwise the simulator takes fewer (its samples vary little)
+  std::uint64_t seed = 20240601;
+  Distribution distribution = Distribution::uniform;
+  std::string json_path;       // write the results record here
+  bool check_only = false;     // verify, don't time
+  std::optional<Backend> backend;  // default: gpu when one is visible, else sim
+  SimSchedule schedule = SimSchedule::lane_order;
+  unsigned sim_threads = 0;    // host threads for simulated blocks; 0 = all cores
+};
+
+// "2^24", "2^24+3", "1000": sizes are often powers of two and their neighbours.
+std::optional<std::uint64_t> parse_size(std::string_view text);
+
+// Checks the values CLI11 cannot: block a power of two in [32, 1024], reps >= 1.
+void validate(const RunOptions& o);
+
+// Adds the shared options to a CLI11 app (or subcommand) and turns what was given into RunOptions.
+class RunOptionParser {
+ public:
+  explicit RunOptionParser(CLI::App& app);
+  RunOptions resolve() const;  // throws UsageError (one line)
+
+ private:
+  RunOptions base_;
+  CLI::Option* reps_ = nullptr;
+  std::string n_, block_ = "256", backend_, dist_ = "uniform", schedule_ = "lane-order";
+};
+
+// Parses argv with CLI11; a parse error becomes UsageError. Returns false when --help was shown.
+bool parse_command_line(CLI::App& app, int argc, const char* const* argv);
+
+// The lessons' whole command line: parse, validate, or std::nullopt after printing --help.
+std::optional<RunOptions> parse_run_options(int argc, const char* const* argv, const std::string& program,
+                                            const std::string& about);
+
+}  // namespace rl

@@ -1,0 +1,109 @@
+#pragma once
+// A backend as the harness sees it: where buffers live, how a piece of work is timed, and what the
+// hardware can stream. The GPU implementation lives in common/gpu, the simulator's in common/host.
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/host/reducer.h"
+#include "common/host/stats.h"
+
+namespace rl {
+
+// Raised when a request cannot fit in the backend's memory: a usage error, answered with exit 2.
+struct OutOfDeviceMemory : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct TimingPlan {
+  unsigned samples = 20;          // timed samples; the median is reported
+  double min_sample_ms = 0.2;     // a sample repeats the work back to back until it lasts this long
+  unsigned warmup = 3;
+};
+
+struct Timing {
+  Summary ms;                       // per call, over the samples
+  unsigned calls_per_sample = 1;
+  bool simulated = false;           // wall-clock time of the CPU simulator: says nothing of a GPU
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual Backend backend() const = 0;
+  virtual std::string name() const = 0;
+  virtual DeviceShape shape() const = 0;
+  virtual nlohmann::json describe() const = 0;  // name, SMs, clocks, memory: for the results record
+  virtual std::size_t free_bytes() const = 0;
+
+  virtual void* allocate(std::size_t bytes) = 0;  // throws OutOfDeviceMemory
+  virtual void release(void* p) noexcept = 0;
+  virtual void upload(void* dst, const void* src, std::size_t bytes) = 0;
+  virtual void download(void* dst, const void* src, std::size_t bytes) = 0;
+  virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;
+  virtual void poison(void* dst, std::size_t bytes) = 0;  // NaN bytes, so unwritten output shows
+  virtual void synchronize() = 0;                         // waits, and surfaces asynchronous errors
+  virtual void* stream() = 0;
+
+  // How many copies of an input of `bytes` to rotate through so that no timed call finds its input
+  // in cache (1 on the simulator, which has no cache to speak of).
+  virtual std::size_t rotation_copies(std::size_t bytes) const = 0;
+  // Times body(copy) with copy cycling over [0, copies), per the plan.
+  virtual Timing time(const std::function<void(std::size_t copy)>& body, std::size_t copies,
+                      const TimingPlan& plan) = 0;
+
+  // The streaming ceiling: a read-only kernel over `n` floats, and a device-to-device copy of them,
+  // each timed like a lesson. Empty on the simulator.
+  struct Ceiling {
+    double read_gbps = 0.0;
+    double copy_gbps = 0.0;  // counting bytes read plus bytes written
+    Timing read;
+  };
+  virtual std::optional<Ceiling> ceiling(const float* const* copies, std::size_t n_copies, std::uint64_t n,
+                                         const TimingPlan& plan) = 0;
+  // CUB's DeviceReduce::Sum on the same data, the reference every rung is compared with. Empty on the simulator.
+  virtual std::optional<Timing> cub_sum(const float* const* copies, std::size_t n_copies, std::uint64_t n,
+                                        const TimingPlan& plan, float* result) = 0;
+};
+
+// RAII ownership of one device allocation.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(Device& d, std::size_t bytes) : device_(&d), ptr_(bytes ? d.allocate(bytes) : nullptr), bytes_(bytes) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept { swap(o); }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    DeviceBuffer(std::move(o)).swap(*this);
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() {
+    if (device_ && ptr_) device_->release(ptr_);
+  }
+  template <class T = void>
+  T* get() const {
+    return static_cast<T*>(ptr_);
+  }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void swap(DeviceBuffer& o) noexcept {
+    std::swap(device_, o.device_);
+    std::swap(ptr_, o.ptr_);
+    std::swap(bytes_, o.bytes_);
+  }
+  Device* device_ = nullptr;
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// The GPU backend, or nullptr when this build has none or no GPU is visible (with the reason).
+std::unique_ptr<Device> make_gpu_device(std::string* why_not);
+std::unique_ptr<Device> make_sim_device();
+
+}  // namespace rl

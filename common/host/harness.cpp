@@ -1,0 +1,107 @@
+#include "common/host/harness.h"
+
+#include <exception>
+#include <iostream>
+
+#include "common/host/results.h"
+#include "common/host/table.h"
+#include "common/host/sim_bridge.h"
+
+namespace rl {
+
+std::uint64_t default_n(Backend b) { return b == Backend::gpu ? std::uint64_t{1} << 24 : std::uint64_t{1} << 18; }
+
+std::unique_ptr<Device> open_device(const RunOptions& o, std::ostream& out) {
+  std::string why;
+  if (o.backend != Backend::sim) {
+    if (auto gpu = make_gpu_device(&why)) {
+      const auto s = gpu->shape();
+      out << "backend: gpu (" << gpu->name() << ", " << s.sm_count << " SMs)\n";
+      return gpu;
+    }
+    if (o.backend == Backend::gpu) throw UsageError("--backend gpu: " + why);
+  }
+  apply_simulator_options(o);
+  out << "backend: sim (CPU SIMT simulator" << (why.empty() ? "" : "; " + why)
+      << "): times are simulated, not GPU speeds\n";
+  return make_sim_device();
+}
+
+int guarded(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return exit_usage;
+  } catch (const OutOfDeviceMemory& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return exit_usage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of host memory\n";
+    return exit_usage;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return exit_failed;
+  }
+}
+
+void print_case(std::ostream& out, const CaseResult& r, const Baseline* baseline) {
+  const auto& c = r.check;
+  out << "  " << (r.reducer.variant.empty() ? std::string(r.reducer.slug) : std::string(r.reducer.variant)) << ": "
+      << "result " << general(c.got, 9) << ", reference " << general(c.reference.sum, 9) << ", |error| "
+      << general(std::abs(c.got - c.reference.sum), 3) << (c.verified ? " <= " : " > ") << "tolerance "
+      << general(c.tolerance, 3) << (c.verified ? "  verified\n" : "  WRONG\n");
+  if (!r.timing) return;
+  const auto& t = *r.timing;
+  out << "    time " << duration(t.ms.median) << " median (min " << duration(t.ms.min) << ", max " << duration(t.ms.max)
+      << ", " << t.ms.count << " samples x " << t.calls_per_sample << " calls)";
+  if (t.simulated) {
+    out << ", simulated on the CPU: no GB/s claim\n";
+    return;
+  }
+  out << "\n    " << fixed(r.gbps, 1) << " GB/s";
+  if (baseline && baseline->ceiling)
+    out << " = " << fixed(100.0 * r.gbps / baseline->ceiling->read_gbps, 1) << "% of the streaming ceiling ("
+        << fixed(baseline->ceiling->read_gbps, 0) << " GB/s)";
+  if (baseline && baseline->cub)
+    out << ", " << fixed(baseline->cub->ms.median / t.ms.median, 2) << "x CUB ("
+        << fixed(gigabytes_per_second(r.n, baseline->cub->ms.median), 0) << " GB/s)";
+  out << '\n';
+}
+
+int lesson_main(int argc, const char* const* argv, int number) {
+  return guarded([&] {
+    std::vector<Reducer> mine;
+    for (const auto& r : registered_reducers())
+      if (r.lesson == number) mine.push_back(r);
+    if (mine.empty()) throw std::runtime_error("lesson " + std::to_string(number) + " registered no kernel");
+    const std::string program = std::to_string(number / 10) + std::to_string(number % 10) + "_" +
+                                std::string(mine.front().slug);
+    const auto options = parse_run_options(argc, argv, program, std::string(mine.front().title));
+    if (!options) return exit_ok;
+    auto device = open_device(*options, std::cout);
+    const std::uint64_t n = options->n_given ? options->n : default_n(device->backend());
+    Session session(*device, *options);
+    session.prepare(n);
+    std::cout << "lesson " << program << ": N = " << n << " floats, block " << options->block << ", seed "
+              << options->seed << " (" << to_string(options->distribution) << ")\n";
+    const Baseline* baseline = options->check_only ? nullptr : &session.baseline();
+    std::vector<nlohmann::json> runs;
+    bool all_verified = true;
+    for (const auto& r : mine) {
+      if (r.backend != device->backend()) continue;
+      const CaseResult result = session.run(r, options->block, !options->check_only);
+      print_case(std::cout, result, baseline);
+      all_verified = all_verified && result.check.verified;
+      runs.push_back(to_json(result, *options, baseline));
+    }
+    if (!options->json_path.empty()) {
+      std::vector<nlohmann::json> baselines;
+      if (baseline) baselines.push_back(to_json(*baseline));
+      write_json_file(options->json_path, results_document(*device, *options, runs, baselines));
+    }
+    return all_verified ? exit_ok : exit_failed;
+  });
+}
+
+}  // namespace rl

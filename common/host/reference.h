@@ -1,0 +1,34 @@
+#pragma once
+// The CPU reference every kernel is checked against: an accurate sum in double precision, and the
+// tolerance a float32 reduction must meet, derived from N, the data and the summation's depth.
+#include <cstdint>
+#include <span>
+
+namespace rl {
+
+struct Reference {
+  double sum = 0.0;      // the sum, accurate to about one double rounding (Neumaier, see reference.cpp)
+  double abs_sum = 0.0;  // sum of |x_i|: scales every rounding-error bound
+  std::uint64_t n = 0;
+};
+
+// Neumaier-compensated double sum, split over host threads for large inputs.
+Reference reference_sum(std::span<const float> values);
+
+// Unit roundoff of float32: the relative error of one rounded addition.
+inline constexpr double float32_unit_roundoff = 0x1p-24;
+
+// The longest chain of float additions from one input to the final value, for a reduction that
+// first adds `per_thread` elements one after another in each thread and then combines through a
+// tree over n_leaves values: per_thread + ceil(log2(n_leaves)) + 1 (the +1 covers a final combine).
+std::uint64_t summation_depth(std::uint64_t n_leaves, std::uint64_t per_thread);
+
+// Higham's worst-case bound for any float32 summation whose longest path has `depth` additions:
+// |computed - exact| <= gamma(depth) * sum|x_i|, gamma(d) = d*u / (1 - d*u). No magic constant:
+// a kernel outside this bound has lost or double-counted input, whatever order it added in.
+double tolerance(const Reference& ref, std::uint64_t depth);
+
+// True when `got` is within tolerance(ref, depth) of ref.sum (NaN never passes).
+bool within_tolerance(double got, const Reference& ref, std::uint64_t depth);
+
+}  // namespace rl

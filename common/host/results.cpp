@@ -1,0 +1,87 @@
+#include "common/host/results.h"
+
+#include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace rl {
+namespace {
+
+nlohmann::json timing_json(const Timing& t) {
+  return {{"median_ms", t.ms.median}, {"min_ms", t.ms.min}, {"max_ms", t.ms.max},
+          {"samples", t.ms.count},    {"calls_per_sample", t.calls_per_sample}, {"simulated", t.simulated}};
+}
+
+std::string utc_now() {
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::ostringstream s;
+  s << std::put_time(std::gmtime(&now), "%Y-%m-%dT%H:%M:%SZ");
+  return s.str();
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Baseline& b) {
+  nlohmann::json j{{"n", b.n}};
+  if (b.ceiling) {
+    j["stream_read"] = timing_json(b.ceiling->read);
+    j["stream_read_gbps"] = b.ceiling->read_gbps;
+    j["copy_gbps"] = b.ceiling->copy_gbps;
+  }
+  if (b.cub) {
+    j["cub"] = timing_json(*b.cub);
+    j["cub_gbps"] = gigabytes_per_second(b.n, b.cub->ms.median);
+    if (b.cub_check) j["cub_verified"] = b.cub_check->verified;
+  }
+  return j;
+}
+
+nlohmann::json to_json(const CaseResult& r, const RunOptions& o, const Baseline* baseline) {
+  nlohmann::json j{{"lesson", r.reducer.lesson},
+                   {"slug", r.reducer.slug},
+                   {"title", r.reducer.title},
+                   {"variant", r.reducer.variant},
+                   {"backend", to_string(r.reducer.backend)},
+                   {"n", r.n},
+                   {"block", r.block},
+                   {"dtype", "float32"},
+                   {"seed", o.seed},
+                   {"distribution", to_string(o.distribution)},
+                   {"result", r.check.got},
+                   {"reference", r.check.reference.sum},
+                   {"abs_error", std::abs(r.check.got - r.check.reference.sum)},
+                   {"tolerance", r.check.tolerance},
+                   {"verified", r.check.verified}};
+  if (r.timing) {
+    j["time"] = timing_json(*r.timing);
+    if (!r.timing->simulated) j["gbps"] = r.gbps;
+  }
+  if (baseline && r.timing && !r.timing->simulated) {
+    if (baseline->ceiling && baseline->ceiling->read_gbps > 0)
+      j["pct_of_ceiling"] = 100.0 * r.gbps / baseline->ceiling->read_gbps;
+    if (baseline->cub) j["vs_cub"] = baseline->cub->ms.median / r.timing->ms.median;
+  }
+  return j;
+}
+
+nlohmann::json results_document(Device& device, const RunOptions& o, const std::vector<nlohmann::json>& runs,
+                                const std::vector<nlohmann::json>& baselines) {
+  return {{"schema", "reducelab.results"},
+          {"version", results_schema_version},
+          {"created_utc", utc_now()},
+          {"backend", to_string(device.backend())},
+          {"device", device.describe()},
+          {"timing", {{"samples", o.reps}, {"statistic", "median"}, {"cache", "inputs rotated over >= 3x L2"}}},
+          {"runs", runs},
+          {"baselines", baselines}};
+}
+
+void write_json_file(const std::string& path, const nlohmann::json& doc) {
+  std::ofstream f(path);
+  if (!f) throw UsageError("cannot write the results file '" + path + "'");
+  f << doc.dump(2) << '\n';
+  if (!f) throw UsageError("writing the results file '" + path + "' failed");
+}
+
+}  // namespace rl

@@ -1,0 +1,26 @@
+#pragma once
+// The results record: every measured case as JSON, in the versioned schema documented in
+// common/RESULTS.md. The viewer plots these files; the runner writes them.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/host/cli.h"
+#include "common/host/session.h"
+
+namespace rl {
+
+inline constexpr int results_schema_version = 1;
+
+nlohmann::json to_json(const CaseResult& r, const RunOptions& o, const Baseline* baseline);
+nlohmann::json to_json(const Baseline& b);
+
+// The whole document: schema, version, device, backend, runs and per-size baselines.
+nlohmann::json results_document(Device& device, const RunOptions& o, const std::vector<nlohmann::json>& runs,
+                                const std::vector<nlohmann::json>& baselines);
+
+// Writes `doc` to `path` (pretty-printed); throws UsageError naming the path when it cannot.
+void write_json_file(const std::string& path, const nlohmann::json& doc);
+
+}  // namespace rl

@@ -1,0 +1,19 @@
+#include "common/host/sim_bridge.h"
+
+#include "common/sim/cuda_sim.h"
+
+namespace rl {
+
+void apply_simulator_options(const RunOptions& o) {
+  sim::Options s;
+  switch (o.schedule) {
+    case SimSchedule::lane_order: s.schedule = sim::Schedule::lane_order; break;
+    case SimSchedule::reverse_lanes: s.schedule = sim::Schedule::reverse_lanes; break;
+    case SimSchedule::shuffled: s.schedule = sim::Schedule::shuffled; break;
+  }
+  s.seed = static_cast<unsigned>(o.seed);
+  s.host_threads = o.sim_threads;
+  sim::set_options(s);
+}
+
+}  // namespace rl

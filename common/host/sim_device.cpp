@@ -1,0 +1,67 @@
+// The simulator backend: "device" memory is host memory, kernels run on the CPU SIMT simulator, and
+// times are wall-clock times of that simulation, flagged as such so no one reads them as GB/s.
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <unistd.h>
+
+#include "common/host/device.h"
+
+namespace rl {
+namespace {
+
+std::size_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_AVPHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
+}
+
+class SimDevice final : public Device {
+ public:
+  Backend backend() const override { return Backend::sim; }
+  std::string name() const override { return "CPU SIMT simulator"; }
+  DeviceShape shape() const override { return {}; }
+  nlohmann::json describe() const override {
+    const auto s = shape();
+    return {{"name", name()}, {"simulated", true}, {"sm_count", s.sm_count}, {"modelled_on", "NVIDIA H100 (132 SMs)"}};
+  }
+  std::size_t free_bytes() const override { return physical_memory_bytes(); }
+
+  void* allocate(std::size_t bytes) override {
+    // 256-byte alignment, as cudaMalloc gives, so vector loads behave the same on both backends.
+    void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+    if (!p) throw OutOfDeviceMemory("the simulator could not allocate " + std::to_string(bytes) + " bytes of host memory");
+    return p;
+  }
+  void release(void* p) noexcept override { std::free(p); }
+  void upload(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void download(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void copy(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void poison(void* dst, std::size_t bytes) override { std::memset(dst, 0xFF, bytes); }
+  void synchronize() override {}
+  void* stream() override { return nullptr; }
+  std::size_t rotation_copies(std::size_t) const override { return 1; }
+
+  Timing time(const std::function<void(std::size_t)>& body, std::size_t, const TimingPlan& plan) override {
+    std::vector<double> ms;
+    for (unsigned s = 0; s < std::max(1u, plan.samples); ++s) {
+      const auto t0 = std::chrono::steady_clock::now();
+      body(0);
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return {summarize(std::move(ms)), 1, true};
+  }
+  std::optional<Ceiling> ceiling(const float* const*, std::size_t, std::uint64_t, const TimingPlan&) override {
+    return std::nullopt;
+  }
+  std::optional<Timing> cub_sum(const float* const*, std::size_t, std::uint64_t, const TimingPlan&, float*) override {
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Device> make_sim_device() { return std::make_unique<SimDevice>(); }
+
+}  // namespace rl

@@ -1,0 +1,30 @@
+#pragma once
+// Turns a lesson's description (a struct with static members) into a registered Reducer for the
+// backend this translation unit is compiled for. Included only by the TUs CMake generates per lesson.
+#include "common/cuda_compat.h"
+#include "common/host/reducer.h"
+
+namespace rl {
+inline namespace RL_BACKEND_NS {
+
+#if defined(__CUDACC__)
+inline constexpr Backend this_backend = Backend::gpu;
+#else
+inline constexpr Backend this_backend = Backend::sim;
+#endif
+
+// A lesson struct L provides: lesson, slug, title, variant (string literals / int) and
+//   static std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape&);
+//   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch,
+//                      const DeviceShape&, void* stream);
+//   static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape&);
+template <class... Lessons>
+bool register_lessons() {
+  (register_reducer(Reducer{Lessons::lesson, Lessons::slug, Lessons::title, Lessons::variant, this_backend,
+                            &Lessons::scratch_bytes, &Lessons::reduce, &Lessons::depth}),
+   ...);
+  return true;
+}
+
+}  // namespace RL_BACKEND_NS
+}  // namespace rl

@@ -1,0 +1,92 @@
+// reducelab: the whole ladder in one program.
+//   reducelab ladder   every lesson at one size, one table (the README's main job)
+//   reducelab bench    every lesson over a range of sizes, with the ceiling and CUB, into one JSON file
+#include <iostream>
+
+#include "common/host/harness.h"
+#include "common/host/results.h"
+#include "common/host/table.h"
+#include "common/runner/ladder.h"
+
+namespace {
+
+using namespace rl;
+
+bool all_verified(const std::vector<CaseResult>& results) {
+  for (const auto& r : results)
+    if (!r.check.verified) return false;
+  return !results.empty();
+}
+
+int ladder(const RunOptions& o) {
+  auto device = open_device(o, std::cout);
+  const std::uint64_t n = o.n_given ? o.n : default_n(device->backend());
+  Session session(*device, o);
+  session.prepare(n);
+  std::cout << "ladder: N = " << n << " floats (" << general(static_cast<double>(n) * 4.0 / (1 << 20), 4) << " MiB), block " << o.block
+            << ", seed " << o.seed << " (" << to_string(o.distribution) << "), median of " << o.reps << " samples\n\n";
+  const Baseline* baseline = o.check_only ? nullptr : &session.baseline();
+  const auto results = run_ladder(session, o.block, !o.check_only);
+  print_ladder_table(std::cout, results, baseline);
+  if (!o.json_path.empty()) {
+    std::vector<nlohmann::json> runs;
+    for (const auto& r : results) runs.push_back(to_json(r, o, baseline));
+    write_json_file(o.json_path, results_document(*device, o, runs, baseline ? std::vector{to_json(*baseline)}
+                                                                            : std::vector<nlohmann::json>{}));
+  }
+  return all_verified(results) ? exit_ok : exit_failed;
+}
+
+int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
+  if (from > to || to > 34) throw UsageError("--from and --to must satisfy from <= to <= 34 (powers of two)");
+  if (o.json_path.empty()) throw UsageError("bench needs --json FILE to write its results to");
+  auto device = open_device(o, std::cout);
+  Session session(*device, o);
+  std::vector<nlohmann::json> runs, baselines;
+  std::vector<CaseResult> at_results;
+  const Baseline* at_baseline = nullptr;
+  Baseline kept;
+  bool ok = true;
+  for (unsigned e = from; e <= to; ++e) {
+    std::cerr << "\rbench: N = 2^" << e << " (" << (e - from + 1) << " of " << (to - from + 1) << ")   " << std::flush;
+    session.prepare(std::uint64_t{1} << e);
+    const Baseline& b = session.baseline();
+    baselines.push_back(to_json(b));
+    const auto results = run_ladder(session, o.block, true);
+    ok = ok && all_verified(results);
+    for (const auto& r : results) runs.push_back(to_json(r, o, &b));
+    if (e == at) {
+      at_results = results;
+      kept = b;
+      at_baseline = &kept;
+    }
+  }
+  std::cerr << "\rbench: done                              \n";
+  write_json_file(o.json_path, results_document(*device, o, runs, baselines));
+  if (!at_results.empty()) {
+    std::cout << "\nladder at N = 2^" << at << ":\n\n";
+    print_ladder_table(std::cout, at_results, at_baseline);
+  }
+  std::cout << "\nwrote " << runs.size() << " results to " << o.json_path << '\n';
+  return ok ? exit_ok : exit_failed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return guarded([&] {
+    CLI::App app("ReduceLab: the parallel-reduction ladder, checked and measured", "reducelab");
+    app.require_subcommand(1);
+    auto* ladder_cmd = app.add_subcommand("ladder", "run every lesson at one size and print the ladder table");
+    RunOptionParser ladder_options(*ladder_cmd);
+    auto* bench_cmd = app.add_subcommand("bench", "run every lesson over N = 2^from .. 2^to and write one JSON file");
+    RunOptionParser bench_options(*bench_cmd);
+    unsigned from = 10, to = 28, at = 24;
+    bench_cmd->add_option("--from", from, "smallest size, as a power of two")->capture_default_str();
+    bench_cmd->add_option("--to", to, "largest size, as a power of two")->capture_default_str();
+    bench_cmd->add_option("--at", at, "print the ladder table at this power of two")->capture_default_str();
+    if (!parse_command_line(app, argc, argv)) return exit_ok;
+    if (*ladder_cmd) return ladder(ladder_options.resolve());
+    return bench(bench_options.resolve(), from, to, at);
+  });
+}

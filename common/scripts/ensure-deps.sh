@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs, with apt, whichever of ReduceLab's Debian packages are missing; does nothing when all
+# are there, so the README's commands can call it every time. Source it or run it.
+set -euo pipefail
+packages=(cmake ninja-build g++ libboost-context-dev catch2 libcli11-dev nlohmann-json3-dev)
+packages+=("$@")
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "reducelab: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,16 @@
+# Runs EXE with ARGS and passes only when it exits with code 2 after printing exactly one line,
+# starting "error:", on stderr (and, with EXPECT, when that line contains EXPECT).
+execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(STRIP "${err}" err)
+string(REGEX MATCHALL "\n" newlines "${err}")
+list(LENGTH newlines lines)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "expected exit code 2, got '${rc}'; stderr: ${err}")
+endif()
+if(NOT lines EQUAL 0 OR NOT err MATCHES "^error: ")
+  message(FATAL_ERROR "expected one line starting 'error: ', got: ${err}")
+endif()
+if(DEFINED EXPECT AND NOT err MATCHES "${EXPECT}")
+  message(FATAL_ERROR "expected the message to mention '${EXPECT}', got: ${err}")
+endif()
+message(STATUS "ok: ${err}")

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
+# test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
+#   bash tests/device/run.sh build test sanitize ladder bench
+# Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+out=${OUT:-/tmp/reducelab-out}
+mkdir -p "$out"
+build=build-device
+export CMAKE_PREFIX_PATH=$root/.carry/root/usr
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(build test sanitize ladder)
+status=0
+note() { printf '\n== %s ==\n' "$*"; }
+
+for step in "${steps[@]}"; do
+  case $step in
+    build)
+      note "build"
+      nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+      cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBoost_USE_STATIC_LIBS=ON -DREDUCELAB_VIEWER=OFF -DREDUCELAB_SIM_TESTS=OFF \
+        >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+      grep -E "ReduceLab|CUDA" "$out/configure.log"
+      cmake --build $build -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error|Error" -A3 "$out/build.log" | head -60; exit 1; }
+      grep -cE "warning" "$out/build.log" | sed 's/^/build warnings: /'
+      ;;
+    test)
+      note "ctest: host and gpu labels (CI runs the simulator's own suites)"
+      ctest --test-dir $build -LE sim -j 4 --output-on-failure --timeout 900 >"$out/ctest.log" 2>&1 || status=1
+      tail -15 "$out/ctest.log"
+      note "the GPU suite's own summary"
+      $build/tests/lesson_gpu_tests 2>&1 | tail -4
+      ;;
+    sanitize)
+      note "compute-sanitizer: memcheck, racecheck, synccheck on every lesson at N = 2^20+7"
+      for exe in $build/bin/[0-9][0-9]_*; do
+        for tool in memcheck racecheck synccheck; do
+          if compute-sanitizer --tool $tool --error-exitcode 3 "$exe" --n 2^20+7 --check-only >"$out/san.tmp" 2>&1; then
+            printf '%-32s %-10s clean\n' "$(basename "$exe")" "$tool"
+          else
+            printf '%-32s %-10s FAILED\n' "$(basename "$exe")" "$tool"; tail -20 "$out/san.tmp"; status=1
+          fi
+        done
+      done
+      ;;
+    ladder)
+      for n in 2^20 2^24 2^28; do
+        note "ladder at N = $n"
+        $build/bin/reducelab ladder --n $n --json "$out/ladder-$(echo $n | tr -d '^').json" || status=1
+      done
+      ;;
+    bench)
+      note "bench 2^10 .. 2^28"
+      $build/bin/reducelab bench --from 10 --to 28 --at 28 --json "$out/bench.json" || status=1
+      ;;
+    *)
+      "$build/bin/$step" || status=1
+      ;;
+  esac
+done
+exit $status

@@ -1,0 +1,37 @@
+#include "tests/lessons/lesson_cases.h"
+
+#include <set>
+
+namespace rl::test {
+
+std::vector<std::uint64_t> foundation_sizes(bool huge) {
+  std::vector<std::uint64_t> s{0, 1, 31, 32, 33, 255, 256, 257, 1000, (1u << 16) + 1, 1u << 20};
+  if (huge) s.push_back((1u << 24) + 3);
+  return s;
+}
+
+std::vector<int> lessons_on(Backend b) {
+  std::set<int> numbers;
+  for (const auto& r : registered_reducers())
+    if (r.backend == b) numbers.insert(r.lesson);
+  return {numbers.begin(), numbers.end()};
+}
+
+std::vector<Reducer> reducers_of(int lesson, Backend b) {
+  std::vector<Reducer> out;
+  for (const auto& r : registered_reducers())
+    if (r.backend == b && r.lesson == lesson) out.push_back(r);
+  return out;
+}
+
+CaseResult run_case(Device& device, const Reducer& r, std::uint64_t n, unsigned block, std::uint64_t seed,
+                    Distribution d) {
+  RunOptions o;
+  o.seed = seed;
+  o.distribution = d;
+  Session session(device, o);
+  session.prepare(n);
+  return session.run(r, block, false);
+}
+
+}  // namespace rl::test

@@ -1,0 +1,56 @@
+// Every lesson's kernel on the GPU over the foundation sizes including 2^24+3, and the agreement of
+// the simulator with the GPU on the same input.
+#include "tests/lessons/lesson_checks.h"
+
+#include <cmath>
+
+using namespace rl;
+
+namespace {
+Device& gpu() {
+  static std::unique_ptr<Device> device = make_gpu_device(nullptr);
+  return *device;
+}
+}  // namespace
+
+TEST_CASE("each lesson reduces correctly on the GPU", "[gpu][lessons]") {
+  const int lesson = GENERATE(from_range(test::lessons_on(Backend::gpu)));
+  DYNAMIC_SECTION("lesson " << lesson) { test::check_lesson(gpu(), lesson, true); }
+}
+
+TEST_CASE("the simulator and the GPU agree on every lesson", "[gpu][sim][lessons]") {
+  auto sim = make_sim_device();
+  const std::uint64_t n = (1u << 20) + 7;
+  for (int lesson : test::lessons_on(Backend::gpu)) {
+    for (const Reducer& g : test::reducers_of(lesson, Backend::gpu)) {
+      const Reducer* s = find_reducer(lesson, Backend::sim, g.variant);
+      REQUIRE(s);
+      const CaseResult on_gpu = test::run_case(gpu(), g, n, 256, 99, Distribution::uniform);
+      const CaseResult on_sim = test::run_case(*sim, *s, n, 256, 99, Distribution::uniform);
+      INFO("lesson " << lesson << " " << g.variant << " gpu=" << on_gpu.check.got << " sim=" << on_sim.check.got
+                     << " reference=" << on_gpu.check.reference.sum << " tolerance=" << on_gpu.check.tolerance);
+      CHECK(on_gpu.check.verified);
+      CHECK(on_sim.check.verified);
+      CHECK(std::abs(on_gpu.check.got - on_sim.check.got) <= on_gpu.check.tolerance);
+    }
+  }
+}
+
+TEST_CASE("measuring the ceiling and CUB leaves the input intact", "[gpu][baseline]") {
+  // The ladder measures the baselines first and the lessons after, on the same buffers.
+  for (std::uint64_t n : {std::uint64_t{1} << 22, (std::uint64_t{1} << 26) + 5}) {
+    RunOptions o;
+    o.reps = 3;
+    Session session(gpu(), o);
+    session.prepare(n);
+    const Baseline& b = session.baseline();
+    REQUIRE(b.ceiling);
+    REQUIRE(b.cub_check);
+    CHECK(b.cub_check->verified);
+    CHECK(b.ceiling->read_gbps > 0);
+    CHECK(b.ceiling->copy_gbps > 0);
+    const CaseResult after = session.run(*find_reducer(3, Backend::gpu), 256, false);
+    INFO("n=" << n << " got=" << after.check.got << " reference=" << after.check.reference.sum);
+    CHECK(after.check.verified);
+  }
+}

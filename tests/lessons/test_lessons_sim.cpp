@@ -1,0 +1,17 @@
+// Every lesson's own kernel, compiled by g++ and run on the CPU SIMT simulator, over the foundation
+// sizes (up to 2^20) and seeds: the same cases the GPU suite runs on the H100.
+#include "tests/lessons/lesson_checks.h"
+
+using namespace rl;
+
+TEST_CASE("every lesson is registered for the simulator", "[sim][lessons]") {
+  const auto lessons = test::lessons_on(Backend::sim);
+  REQUIRE(lessons.size() >= 3);
+  CHECK(lessons.front() == 1);
+}
+
+TEST_CASE("each lesson reduces correctly on the simulator", "[sim][lessons]") {
+  auto device = make_sim_device();
+  const int lesson = GENERATE(from_range(test::lessons_on(Backend::sim)));
+  DYNAMIC_SECTION("lesson " << lesson) { test::check_lesson(*device, lesson, false); }
+}
