@@ -1,0 +1,25 @@
+// The CUDA shim for g++: everything a ReduceLab kernel sees when it is compiled for the
+// CPU SIMT simulator (included by common/cuda_compat.h when __CUDACC__ is not defined).
+//
+//   qualifiers.h    __global__ __device__ __host__ __forceinline__ __launch_bounds__ __align__ __shared__
+//   vector_types.h  uint3 dim3 float2 float4 int2 int4 uint4 double2 ... make_*
+//   builtins.h      threadIdx blockIdx blockDim gridDim warpSize
+//   sync.h          __syncthreads(_count/_and/_or) __threadfence(_block/_system)
+//   warp.h          __syncwarp __shfl(_up/_down/_xor)_sync __ballot_sync __all_sync __any_sync __activemask
+//   atomics.h       atomicAdd/Sub/Max/Min/CAS/Exch/Inc/Dec/And/Or/Xor
+//   intrinsics.h    __ldg __popc __clz __ffs __brev __float_as_int ...
+//   errors.h        rl::sim::KernelError rl::sim::kernel_error
+//   options.h       rl::sim::Schedule rl::sim::Options set_options options
+//   launch.h        rl::sim::launch rl::dynamic_shared<T>
+#pragma once
+
+#include "common/sim/qualifiers.h"
+#include "common/sim/vector_types.h"
+#include "common/sim/builtins.h"
+#include "common/sim/sync.h"
+#include "common/sim/warp.h"
+#include "common/sim/atomics.h"
+#include "common/sim/intrinsics.h"
+#include "common/sim/errors.h"
+#include "common/sim/options.h"
+#include "common/sim/launch.h"

@@ -1,0 +1,62 @@
+// Kernel-facing entry points: forward to the BlockRunner of this host thread.
+#include <string>
+
+#include "common/sim/block_runner.h"
+#include "common/sim/errors.h"
+#include "common/sim/runtime.h"
+
+namespace rl::sim {
+namespace {
+
+detail::BlockRunner& runner_for(const char* what) {
+    detail::BlockRunner* r = detail::BlockRunner::current();
+    if (r == nullptr) throw KernelError(std::string("sim: ") + what + " called outside a kernel launch");
+    return *r;
+}
+
+}  // namespace
+
+void* dynamic_shared_base() { return runner_for("dynamic_shared_base()").shared_base(); }
+
+std::size_t dynamic_shared_bytes() { return runner_for("dynamic_shared_bytes()").shared_bytes(); }
+
+void kernel_error(const std::string& what) {
+    detail::BlockRunner* r = detail::BlockRunner::current();
+    if (r == nullptr) {
+        std::string line = "sim: (outside a kernel launch): " + what;
+        for (char& c : line)
+            if (c == '\n' || c == '\r') c = ' ';
+        throw KernelError(line);
+    }
+    r->fail(what);
+}
+
+namespace detail {
+
+const char* warp_op_name(WarpOp op) {
+    switch (op) {
+        case WarpOp::syncwarp: return "__syncwarp";
+        case WarpOp::shfl_idx: return "__shfl_sync";
+        case WarpOp::shfl_up: return "__shfl_up_sync";
+        case WarpOp::shfl_down: return "__shfl_down_sync";
+        case WarpOp::shfl_xor: return "__shfl_xor_sync";
+        case WarpOp::ballot: return "__ballot_sync";
+        case WarpOp::all: return "__all_sync";
+        case WarpOp::any: return "__any_sync";
+    }
+    return "?";
+}
+
+int block_barrier(BarrierOp op, int predicate, const std::source_location& loc) {
+    return runner_for("__syncthreads").barrier(op, predicate, loc);
+}
+
+std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, std::int64_t arg, int width,
+                              const std::source_location& loc) {
+    return runner_for(warp_op_name(op)).warp(op, mask, value, arg, width, loc);
+}
+
+unsigned active_mask() { return runner_for("__activemask").active_mask(); }
+
+}  // namespace detail
+}  // namespace rl::sim

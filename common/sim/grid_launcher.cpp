@@ -1,0 +1,111 @@
+#include "common/sim/grid_launcher.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/sim/block_runner.h"
+#include "common/sim/stack_pool.h"
+
+namespace rl::sim::detail {
+namespace {
+
+std::string dims(dim3 d) {
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+constexpr std::size_t max_dynamic_smem = 228 * 1024;
+
+struct GridState {
+    std::atomic<std::uint64_t> next{0};
+    std::atomic<bool> stop{false};
+    std::mutex mutex;
+    std::exception_ptr error;
+    std::uint64_t error_block = std::numeric_limits<std::uint64_t>::max();
+
+    void record(std::uint64_t block, std::exception_ptr e) {
+        std::lock_guard lock(mutex);
+        if (!error || block < error_block) {
+            error = std::move(e);
+            error_block = block;
+        }
+        stop.store(true);
+    }
+};
+
+}  // namespace
+
+void validate_launch(const char* kernel_name, dim3 grid, dim3 block, std::size_t dynamic_smem_bytes) {
+    const std::string prefix = "sim: launch of kernel '" + std::string(kernel_name ? kernel_name : "?") + "': ";
+    if (block.x == 0 || block.y == 0 || block.z == 0)
+        throw std::invalid_argument(prefix + "block dimensions must be non-zero, got " + dims(block));
+    if (block.x > 1024 || block.y > 1024 || block.z > 64)
+        throw std::invalid_argument(prefix + "block " + dims(block) + " exceeds the limits (1024,1024,64)");
+    const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
+    if (threads > 1024)
+        throw std::invalid_argument(prefix + "block " + dims(block) + " has " + std::to_string(threads) +
+                                    " threads; the limit is 1024");
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+        throw std::invalid_argument(prefix + "grid dimensions must be non-zero, got " + dims(grid));
+    if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+        throw std::invalid_argument(prefix + "grid " + dims(grid) + " exceeds the limits (2147483647,65535,65535)");
+    if (dynamic_smem_bytes > max_dynamic_smem)
+        throw std::invalid_argument(prefix + "dynamic shared memory of " + std::to_string(dynamic_smem_bytes) +
+                                    " bytes exceeds the limit of " + std::to_string(max_dynamic_smem) +
+                                    " bytes (228 KiB)");
+}
+
+void run_grid(const LaunchConfig& config) {
+    validate_launch(config.kernel_name, config.grid, config.block, config.dynamic_smem_bytes);
+    if (BlockRunner::current() != nullptr)
+        throw std::invalid_argument("sim: launch of kernel '" + std::string(config.kernel_name) +
+                                    "' from inside a kernel is not supported");
+
+    const std::uint64_t gx = config.grid.x, gy = config.grid.y;
+    const std::uint64_t blocks = gx * gy * config.grid.z;
+    unsigned workers = config.options.host_threads;
+    if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+    workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
+
+    GridState state;
+    auto work = [&]() noexcept {
+        try {
+            StackPool stacks;
+            BlockRunner runner(config, stacks);
+            while (!state.stop.load(std::memory_order_relaxed)) {
+                const std::uint64_t b = state.next.fetch_add(1, std::memory_order_relaxed);
+                if (b >= blocks) break;
+                const uint3 index{static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
+                                  static_cast<unsigned>(b / (gx * gy))};
+                if (std::exception_ptr e = runner.run(index)) {
+                    state.record(b, std::move(e));
+                    break;
+                }
+            }
+        } catch (...) {
+            state.record(std::numeric_limits<std::uint64_t>::max(), std::current_exception());
+        }
+    };
+
+    std::vector<std::thread> pool;
+    try {
+        pool.reserve(workers - 1);
+        for (unsigned i = 1; i < workers; ++i) pool.emplace_back(work);
+    } catch (...) {
+        state.stop.store(true);
+        for (auto& t : pool) t.join();
+        throw;
+    }
+    work();
+    for (auto& t : pool) t.join();
+    if (state.error) std::rethrow_exception(state.error);
+}
+
+}  // namespace rl::sim::detail

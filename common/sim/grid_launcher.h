@@ -1,0 +1,17 @@
+// Runs all blocks of a grid on a pool of host threads (each runs one block at a time,
+// all of that block's fibers on it) and rethrows the first failure on the caller.
+#pragma once
+#include <cstddef>
+
+#include "common/sim/launch_config.h"
+
+namespace rl::sim::detail {
+
+// Throws std::invalid_argument (one line) for an impossible launch configuration.
+void validate_launch(const char* kernel_name, dim3 grid, dim3 block, std::size_t dynamic_smem_bytes);
+
+// Validates, then runs the grid; rethrows the failing block's KernelError. If several
+// blocks fail, the one with the lowest linear block index among those seen wins.
+void run_grid(const LaunchConfig& config);
+
+}  // namespace rl::sim::detail

@@ -1,0 +1,23 @@
+// Process-wide scheduling options of the simulator.
+#pragma once
+
+namespace rl::sim {
+
+// Order in which the runnable CUDA threads of a block are resumed, each running alone
+// until its next synchronisation point (barrier, warp collective or exit).
+enum class Schedule {
+    lane_order,     // increasing linear thread id
+    reverse_lanes,  // decreasing linear thread id
+    shuffled,       // seeded random order, deterministic per (seed, block)
+};
+
+struct Options {
+    Schedule schedule = Schedule::lane_order;
+    unsigned seed = 1;
+    unsigned host_threads = 0;  // 0 = std::thread::hardware_concurrency() (at least 1)
+};
+
+void set_options(const Options& o);
+Options options();
+
+}  // namespace rl::sim

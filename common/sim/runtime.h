@@ -1,0 +1,47 @@
+// The entry points through which kernel code (the inline device API in sync.h and
+// warp.h) reaches the block scheduler of the host thread it runs on.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <source_location>
+
+namespace rl::sim {
+
+// The running block's dynamic shared memory (16-byte aligned, fresh per block, every
+// byte 0xFF before the block starts: reads of uninitialised floats give NaN).
+void* dynamic_shared_base();
+// Its size in bytes (the launch's dynamic_smem_bytes).
+std::size_t dynamic_shared_bytes();
+
+namespace detail {
+
+enum class BarrierOp : unsigned char { plain, count, all, any };
+
+enum class WarpOp : unsigned char {
+    syncwarp,
+    shfl_idx,
+    shfl_up,
+    shfl_down,
+    shfl_xor,
+    ballot,
+    all,
+    any,
+};
+
+const char* warp_op_name(WarpOp op);
+
+// __syncthreads family: blocks until every thread of the block arrives; returns the
+// reduction of `predicate` that `op` asks for (0 for plain).
+int block_barrier(BarrierOp op, int predicate, const std::source_location& loc);
+
+// Warp collective: blocks until every lane named in `mask` arrives at the same kind
+// of collective, then returns this lane's result. `value` carries the lane's bits
+// (shuffle) or predicate; `arg` the source lane, delta or lane mask.
+std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, std::int64_t arg, int width,
+                              const std::source_location& loc);
+
+// Lanes of the calling thread's warp that have not exited.
+unsigned active_mask();
+
+}  // namespace detail
+}  // namespace rl::sim

@@ -1,0 +1,26 @@
+// Block barrier and memory fences as seen by kernel code.
+#pragma once
+#include <atomic>
+#include <source_location>
+
+#include "common/sim/runtime.h"
+
+// The call site is recorded so that reports can say which barrier is meant.
+inline void __syncthreads(std::source_location loc = std::source_location::current()) {
+    rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::plain, 0, loc);
+}
+inline int __syncthreads_count(int predicate, std::source_location loc = std::source_location::current()) {
+    return rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::count, predicate, loc);
+}
+inline int __syncthreads_and(int predicate, std::source_location loc = std::source_location::current()) {
+    return rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::all, predicate, loc);
+}
+inline int __syncthreads_or(int predicate, std::source_location loc = std::source_location::current()) {
+    return rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::any, predicate, loc);
+}
+
+// Global/system fences order this host thread's accesses against other host threads.
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+// A block's threads all run on one host thread: a compiler fence is enough.
+inline void __threadfence_block() { std::atomic_signal_fence(std::memory_order_seq_cst); }
