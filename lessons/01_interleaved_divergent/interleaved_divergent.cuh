@@ -1,0 +1,36 @@
+#pragma once
+// Lesson 01: the naive shared-memory tree (Harris's "reduction #1").
+// Each block sums blockDim.x consecutive inputs; common/tree_passes.h runs it again on the partials.
+#include <cstdint>
+
+#include "common/cuda_compat.h"
+#include "common/tree_passes.h"
+
+namespace rl {
+inline namespace RL_BACKEND_NS {
+
+__global__ void interleaved_divergent(const float* in, float* out, std::uint64_t n) {
+  float* partial = dynamic_shared<float>();  // one float per thread, sized by the launch
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;  // 64-bit: n may pass 2^32
+  partial[tid] = i < n ? in[i] : 0.0f;  // threads past the end load the identity, so the tree needs no mask
+  __syncthreads();                      // every load lands before any thread reads a neighbour's slot
+
+  for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+    // THE IDEA (and its flaw): thread tid works when it is a multiple of 2*stride. The working
+    // threads are scattered across every warp, so each warp runs the branch with most lanes idle
+    // (divergence), and % is a slow integer operation.
+    if (tid % (2 * stride) == 0) partial[tid] += partial[tid + stride];
+    __syncthreads();  // this level's sums are written before the next level reads them
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+struct InterleavedDivergent : TreePlan<InterleavedDivergent, interleaved_divergent> {
+  static constexpr int lesson = 1;
+  static constexpr const char* slug = "interleaved_divergent";
+  static constexpr const char* title = "Interleaved addressing, divergent branch";
+};
+
+}  // namespace RL_BACKEND_NS
+}  // namespace rl

@@ -1,0 +1,35 @@
+#pragma once
+// Lesson 03: reverse the loop so active threads read consecutive words (Harris's "reduction #3").
+#include <cstdint>
+
+#include "common/cuda_compat.h"
+#include "common/tree_passes.h"
+
+namespace rl {
+inline namespace RL_BACKEND_NS {
+
+__global__ void sequential_addressing(const float* in, float* out, std::uint64_t n) {
+  float* partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
+  partial[tid] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+
+  // THE IDEA: halve the stride instead of doubling it. At every level the active threads
+  // 0..stride-1 read partial[tid] and partial[tid + stride]: 32 consecutive words per warp, one per
+  // bank, so no bank conflict; and the active threads stay contiguous, so whole warps retire.
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+struct SequentialAddressing : TreePlan<SequentialAddressing, sequential_addressing> {
+  static constexpr int lesson = 3;
+  static constexpr const char* slug = "sequential_addressing";
+  static constexpr const char* title = "Sequential addressing";
+};
+
+}  // namespace RL_BACKEND_NS
+}  // namespace rl

@@ -1,0 +1,39 @@
+#pragma once
+// Lesson 05: unroll the last six levels, which a single warp does (Harris's "reduction #5"), the
+// way that is correct on Volta and later: with __syncwarp between the reads and the writes.
+#include <cstdint>
+
+#include "common/cuda_compat.h"
+#include "common/tree_passes.h"
+#include "lessons/05_unroll_last_warp/warp_reduce_in_shared.cuh"
+
+namespace rl {
+inline namespace RL_BACKEND_NS {
+
+__global__ void unroll_last_warp(const float* in, float* out, std::uint64_t n) {
+  float* partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * blockDim.x) + tid;
+  float sum = i < n ? in[i] : 0.0f;
+  if (i + blockDim.x < n) sum += in[i + blockDim.x];
+  partial[tid] = sum;
+  __syncthreads();
+
+  // THE IDEA: the block-wide loop stops at 64 values; below that only warp 0 works, and a warp
+  // needs no block barrier (and no loop bookkeeping): six levels unrolled with warp-level syncs.
+  for (unsigned stride = blockDim.x / 2; stride > 32; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+    __syncthreads();
+  }
+  if (tid < 32) warp_reduce_in_shared(partial, tid, blockDim.x);
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+struct UnrollLastWarp : TreePlan<UnrollLastWarp, unroll_last_warp, 2> {
+  static constexpr int lesson = 5;
+  static constexpr const char* slug = "unroll_last_warp";
+  static constexpr const char* title = "Unroll the last warp (__syncwarp-safe)";
+};
+
+}  // namespace RL_BACKEND_NS
+}  // namespace rl
