@@ -3,6 +3,7 @@
 // real <<<grid, block, smem, stream>>> launch with its error checked; g++ gets the simulator.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "common/cuda_compat.h"
 #if defined(__CUDACC__)
@@ -21,6 +22,39 @@ void launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block, 
 #else
   (void)stream;  // the simulator runs launches in order, like one stream
   sim::launch(name, kernel, grid, block, smem_bytes, static_cast<Params>(args)...);
+#endif
+}
+
+// Zeroes device memory in stream order (an atomic finish needs a zeroed total before it adds).
+inline void zero_async(void* dst, std::size_t bytes, void* stream) {
+#if defined(__CUDACC__)
+  RL_CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, static_cast<cudaStream_t>(stream)));
+#else
+  (void)stream;
+  std::memset(dst, 0, bytes);
+#endif
+}
+
+// Copies device memory to the host and waits for it (for plans whose last step runs on the host).
+inline void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream) {
+#if defined(__CUDACC__)
+  RL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, static_cast<cudaStream_t>(stream)));
+  RL_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
+#else
+  (void)stream;
+  std::memcpy(dst, src, bytes);
+#endif
+}
+
+// Copies host memory to the device in stream order; the host buffer must outlive the copy, so
+// this waits too.
+inline void copy_to_device(void* dst, const void* src, std::size_t bytes, void* stream) {
+#if defined(__CUDACC__)
+  RL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, static_cast<cudaStream_t>(stream)));
+  RL_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
+#else
+  (void)stream;
+  std::memcpy(dst, src, bytes);
 #endif
 }
 

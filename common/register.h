@@ -18,11 +18,20 @@ inline constexpr Backend this_backend = Backend::sim;
 //   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch,
 //                      const DeviceShape&, void* stream);
 //   static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape&);
+// A lesson struct may also declare `static constexpr bool gpu_only = true` (library code that has
+// no simulator version): it is then registered for the GPU backend only.
+template <class L>
+void register_lesson() {
+  if constexpr (requires { L::gpu_only; }) {
+    if (this_backend != Backend::gpu) return;
+  }
+  register_reducer(Reducer{L::lesson, L::slug, L::title, L::variant, this_backend, &L::scratch_bytes, &L::reduce,
+                           &L::depth});
+}
+
 template <class... Lessons>
 bool register_lessons() {
-  (register_reducer(Reducer{Lessons::lesson, Lessons::slug, Lessons::title, Lessons::variant, this_backend,
-                            &Lessons::scratch_bytes, &Lessons::reduce, &Lessons::depth}),
-   ...);
+  (register_lesson<Lessons>(), ...);
   return true;
 }
 

@@ -1,6 +1,8 @@
 #include "common/host/session.h"
 
 #include <algorithm>
+#include <bit>
+#include <set>
 #include <cmath>
 #include <cstring>
 
@@ -79,6 +81,22 @@ CaseResult Session::run(const Reducer& reducer, unsigned block, bool time_it) {
     if (!r.timing->simulated) r.gbps = gigabytes_per_second(n_, r.timing->ms.median);
   }
   return r;
+}
+
+std::size_t Session::distinct_results(const Reducer& reducer, unsigned block, unsigned runs) {
+  const DeviceShape shape = device_.shape();
+  DeviceBuffer out(device_, sizeof(float));
+  DeviceBuffer scratch(device_, reducer.scratch_bytes(n_, block, shape));
+  std::set<std::uint32_t> patterns;
+  for (unsigned r = 0; r < runs; ++r) {
+    device_.poison(out.get(), sizeof(float));
+    reducer.reduce(copy_ptrs_[0], out.get<float>(), n_, block, scratch.get(), shape, device_.stream());
+    device_.synchronize();
+    float got = 0.0f;
+    device_.download(&got, out.get(), sizeof(float));
+    patterns.insert(std::bit_cast<std::uint32_t>(got));
+  }
+  return patterns.size();
 }
 
 const Baseline& Session::baseline() {

@@ -45,6 +45,9 @@ class Session {
   const Reference& reference() const { return reference_; }
 
   CaseResult run(const Reducer& reducer, unsigned block, bool time_it);
+  // Runs the reducer `runs` times on the same input and counts the distinct bit patterns of the
+  // result: 1 means bitwise reproducible.
+  std::size_t distinct_results(const Reducer& reducer, unsigned block, unsigned runs);
   // Ceiling and CUB at the current size, measured once per size.
   const Baseline& baseline();
 

@@ -24,7 +24,7 @@ int ladder(const RunOptions& o) {
   Session session(*device, o);
   session.prepare(n);
   std::cout << "ladder: N = " << n << " floats (" << general(static_cast<double>(n) * 4.0 / (1 << 20), 4) << " MiB), block " << o.block
-            << ", seed " << o.seed << " (" << to_string(o.distribution) << "), median of " << o.reps << " samples\n\n";
+            << ", seed " << o.seed << " (" << to_string(o.distribution) << "), median of " << session.plan().samples << " samples\n\n";
   const Baseline* baseline = o.check_only ? nullptr : &session.baseline();
   const auto results = run_ladder(session, o.block, !o.check_only);
   print_ladder_table(std::cout, results, baseline);

@@ -8,6 +8,22 @@ inline T __ldg(const T* p) {
     return *p;
 }
 
+// Cache-hinted loads and stores (cache global / streaming): the CPU has one coherent memory, so the
+// hint changes nothing but must compile. Reads of data other host threads wrote are ordered by the
+// atomics and fences around them, as on the GPU.
+template <class T>
+inline T __ldcg(const T* p) {
+    return *p;
+}
+template <class T>
+inline T __ldcs(const T* p) {
+    return *p;
+}
+template <class T>
+inline void __stcg(T* p, T v) {
+    *p = v;
+}
+
 inline int __popc(unsigned x) { return std::popcount(x); }
 inline int __popcll(unsigned long long x) { return std::popcount(x); }
 inline int __clz(int x) { return std::countl_zero(static_cast<unsigned>(x)); }

@@ -37,3 +37,33 @@ inline void check_lesson(Device& device, int lesson, bool huge) {
 }
 
 }  // namespace rl::test
+
+namespace rl::test {
+
+// Any float pointer is a valid input, not only cudaMalloc's 256-byte aligned ones: offsets of 1 to
+// 3 floats start the data off a 16-byte boundary (lesson 11's vector loads must handle the head).
+inline void check_lesson_misaligned(Device& device, int lesson) {
+  for (const Reducer& r : reducers_of(lesson, device.backend())) {
+    for (std::uint64_t n : {0u, 1u, 2u, 3u, 5u, 1000u, (1u << 16) + 3}) {
+      std::vector<float> host(n + 3);
+      fill_input(host, 4242, Distribution::integers);
+      DeviceBuffer in(device, host.size() * sizeof(float));
+      device.upload(in.get(), host.data(), host.size() * sizeof(float));
+      DeviceBuffer out(device, sizeof(float));
+      DeviceBuffer scratch(device, r.scratch_bytes(n, 256, device.shape()));
+      for (std::uint64_t offset = 1; offset <= 3; ++offset) {
+        device.poison(out.get(), sizeof(float));
+        r.reduce(in.get<float>() + offset, out.get<float>(), n, 256, scratch.get(), device.shape(), device.stream());
+        device.synchronize();
+        float got = 0.0f;
+        device.download(&got, out.get(), sizeof(float));
+        double expected = 0.0;
+        for (std::uint64_t k = 0; k < n; ++k) expected += host[offset + k];
+        INFO("lesson " << lesson << " " << r.variant << " n=" << n << " offset=" << offset);
+        CHECK(got == expected);  // integer data: exact
+      }
+    }
+  }
+}
+
+}  // namespace rl::test

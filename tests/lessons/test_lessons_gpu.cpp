@@ -54,3 +54,32 @@ TEST_CASE("measuring the ceiling and CUB leaves the input intact", "[gpu][baseli
     CHECK(after.check.verified);
   }
 }
+
+TEST_CASE("each lesson reads from any float address on the GPU", "[gpu][lessons]") {
+  const int lesson = GENERATE(from_range(test::lessons_on(Backend::gpu)));
+  DYNAMIC_SECTION("lesson " << lesson) { test::check_lesson_misaligned(gpu(), lesson); }
+}
+
+TEST_CASE("lesson 11's finish is bitwise reproducible on the GPU", "[gpu][lessons]") {
+  RunOptions o;
+  Session session(gpu(), o);
+  session.prepare((1u << 24) + 3);
+  CHECK(session.distinct_results(*find_reducer(11, Backend::gpu), 256, 20) == 1);
+  const std::size_t atomic = session.distinct_results(*find_reducer(11, Backend::gpu, "atomic_finish"), 256, 20);
+  WARN("the atomicAdd finish gave " << atomic << " distinct results in 20 runs");
+}
+
+TEST_CASE("lessons 07 to 12 are right past 2^31 elements (64-bit indexing)", "[gpu][lessons][huge]") {
+  const std::uint64_t n = (std::uint64_t{1} << 31) + 17;  // 8 GiB of floats
+  RunOptions o;
+  o.distribution = Distribution::positive;  // no cancellation: a lost 2^31 block would show
+  Session session(gpu(), o);
+  session.prepare(n);
+  for (const Reducer& r : registered_reducers()) {
+    if (r.backend != Backend::gpu || r.lesson < 7) continue;
+    const CaseResult c = session.run(r, 256, false);
+    INFO("lesson " << r.lesson << " " << r.variant << " got=" << c.check.got << " expected=" << c.check.reference.sum
+                   << " tolerance=" << c.check.tolerance);
+    CHECK(c.check.verified);
+  }
+}

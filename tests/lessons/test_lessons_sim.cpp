@@ -15,3 +15,17 @@ TEST_CASE("each lesson reduces correctly on the simulator", "[sim][lessons]") {
   const int lesson = GENERATE(from_range(test::lessons_on(Backend::sim)));
   DYNAMIC_SECTION("lesson " << lesson) { test::check_lesson(*device, lesson, false); }
 }
+
+TEST_CASE("each lesson reads from any float address on the simulator", "[sim][lessons]") {
+  auto device = make_sim_device();
+  const int lesson = GENERATE(from_range(test::lessons_on(Backend::sim)));
+  DYNAMIC_SECTION("lesson " << lesson) { test::check_lesson_misaligned(*device, lesson); }
+}
+
+TEST_CASE("lesson 11's finish is bitwise reproducible on the simulator", "[sim][lessons]") {
+  auto device = make_sim_device();
+  RunOptions o;
+  Session session(*device, o);
+  session.prepare((1u << 18) + 3);
+  CHECK(session.distinct_results(*find_reducer(11, Backend::sim), 256, 5) == 1);
+}

@@ -1,0 +1,87 @@
+#pragma once
+// Lesson 10: the multi-block reduction as two kernels with distinct jobs, and the variant in which
+// the host finishes: what does the second step cost, and where should it run?
+#include <cstdint>
+#include <vector>
+
+#include "common/block_dispatch.h"
+#include "common/cuda_compat.h"
+#include "common/grid_stride_plan.h"
+#include "lessons/09_block_two_stage/block_sum.cuh"
+
+namespace rl {
+inline namespace RL_BACKEND_NS {
+
+// Kernel 1: a persistent grid, each block leaving one partial.
+template <unsigned Block>
+__global__ void __launch_bounds__(Block) block_partials(const float* in, float* partials, std::uint64_t n) {
+  const std::uint64_t stride = std::uint64_t{2 * Block} * gridDim.x;
+  float sum = 0.0f;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * Block) + threadIdx.x; i < n; i += stride) {
+    sum += in[i];
+    if (i + Block < n) sum += in[i + Block];
+  }
+  sum = block_sum<Block>(sum);
+  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
+}
+
+// Kernel 2: one block of the widest size sums the partials (a few thousand at most). It is tiny:
+// what it costs is the launch itself, which this lesson measures.
+inline constexpr unsigned finish_block = 1024;
+__global__ void __launch_bounds__(finish_block) finish_partials(const float* partials, float* out, std::uint64_t count) {
+  float sum = 0.0f;
+  for (std::uint64_t i = threadIdx.x; i < count; i += finish_block) sum += partials[i];
+  sum = block_sum<finish_block>(sum);
+  if (threadIdx.x == 0) out[0] = sum;
+}
+
+struct MultiBlockTwoKernel {
+  static constexpr int lesson = 10;
+  static constexpr const char* slug = "multi_block_two_kernel";
+  static constexpr const char* title = "Partials kernel, then a finishing kernel";
+  static constexpr const char* variant = "";
+  template <unsigned Block>
+  static constexpr GridKernel kernel = block_partials<Block>;
+
+  static std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape& s) {
+    return persistent_grid(n, block, 2, s) * sizeof(float);
+  }
+  static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
+                     void* stream) {
+    const unsigned grid = persistent_grid(n, block, 2, s);
+    auto* partials = static_cast<float*>(scratch);
+    launch("block_partials", kernel_for_block<MultiBlockTwoKernel>(block), dim3(grid), dim3(block), 0, stream, in,
+           partials, n);
+    launch("finish_partials", finish_partials, dim3(1), dim3(finish_block), 0, stream,
+           static_cast<const float*>(partials), out, std::uint64_t{grid});
+  }
+  static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& s) {
+    const std::uint64_t grid = persistent_grid(n, block, 2, s);
+    return summation_depth(block, ceil_div(n, grid * block)) + summation_depth(finish_block, ceil_div(grid, finish_block));
+  }
+};
+
+// The variant: the host fetches the partials and adds them. One launch fewer, but a device-to-host
+// copy and a synchronisation in its place, and the result then has to travel back.
+struct MultiBlockHostFinish : MultiBlockTwoKernel {
+  static constexpr const char* variant = "host_finish";
+  static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
+                     void* stream) {
+    const unsigned grid = persistent_grid(n, block, 2, s);
+    auto* partials = static_cast<float*>(scratch);
+    launch("block_partials", kernel_for_block<MultiBlockTwoKernel>(block), dim3(grid), dim3(block), 0, stream, in,
+           partials, n);
+    std::vector<float> host(grid);
+    copy_to_host(host.data(), partials, grid * sizeof(float), stream);
+    float total = 0.0f;  // float, in order: the same arithmetic a device finish would do
+    for (float p : host) total += p;
+    copy_to_device(out, &total, sizeof(float), stream);
+  }
+  static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& s) {
+    const std::uint64_t grid = persistent_grid(n, block, 2, s);
+    return summation_depth(block, ceil_div(n, grid * block)) + grid;
+  }
+};
+
+}  // namespace RL_BACKEND_NS
+}  // namespace rl

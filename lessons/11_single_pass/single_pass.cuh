@@ -1,0 +1,96 @@
+#pragma once
+// Lesson 11: one launch for any N, with a deterministic finish: the last block to arrive adds the
+// partials of all blocks, in a fixed order, so the result is the same bits every run.
+#include <cstdint>
+
+#include "common/block_dispatch.h"
+#include "common/cuda_compat.h"
+#include "common/grid_stride_plan.h"
+#include "lessons/09_block_two_stage/block_sum.cuh"
+#include "lessons/11_single_pass/vectorized_load.cuh"
+
+namespace rl {
+inline namespace RL_BACKEND_NS {
+
+// How many blocks have finished this launch. Zero at load time; atomicInc wraps it back to zero
+// when the last block arrives, so each launch finds it at zero without a memset (a second launch).
+__device__ unsigned int blocks_finished = 0;
+
+template <unsigned Block>
+__global__ void __launch_bounds__(Block) single_pass(const float* in, float* out, std::uint64_t n, float* partials) {
+  const float sum = block_sum<Block>(thread_sum_vectorized<Block>(in, n));
+
+  // THE IDEA: no second launch. Each block publishes its partial, then takes a ticket; the block
+  // that takes the last ticket knows every other partial is already visible, and finishes.
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = sum;
+    __threadfence();  // the partial reaches L2, visible to all SMs, before the ticket says it is there
+    is_last = atomicInc(&blocks_finished, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();  // is_last is read by all; also ends block_sum's use of its shared words
+  if (!is_last) return;  // the same for the whole block, so no thread skips a later barrier alone
+
+  // Thread t adds partials t, t + Block, ... and block_sum combines them in a fixed tree: the order
+  // depends only on the grid, never on which block came last. __ldcg reads L2, where the other
+  // SMs' partials are, not this SM's L1.
+  float total = 0.0f;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += Block) total += __ldcg(partials + b);
+  total = block_sum<Block>(total);
+  if (threadIdx.x == 0) out[0] = total;
+}
+
+// The contrast: finish with one atomicAdd per block. Blocks arrive in a different order each run,
+// and float addition is not associative, so the last bits of the total vary from run to run.
+template <unsigned Block>
+__global__ void __launch_bounds__(Block) single_pass_atomic(const float* in, float* out, std::uint64_t n) {
+  const float sum = block_sum<Block>(thread_sum_vectorized<Block>(in, n));
+  if (threadIdx.x == 0) atomicAdd(out, sum);
+}
+
+inline constexpr unsigned single_pass_items_per_thread = 16;  // below this many a block isn't worth launching
+
+struct SinglePass {
+  static constexpr int lesson = 11;
+  static constexpr const char* slug = "single_pass";
+  static constexpr const char* title = "Single pass: vector loads, last block finishes";
+  static constexpr const char* variant = "";
+  template <unsigned Block>
+  static constexpr auto kernel = single_pass<Block>;
+
+  static unsigned grid(std::uint64_t n, unsigned block, const DeviceShape& s) {
+    return persistent_grid(n, block, single_pass_items_per_thread, s);
+  }
+  static std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape& s) {
+    return grid(n, block, s) * sizeof(float);
+  }
+  static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
+                     void* stream) {
+    launch(slug, kernel_for_block<SinglePass>(block), dim3(grid(n, block, s)), dim3(block), 0, stream, in, out, n,
+           static_cast<float*>(scratch));
+  }
+  // A thread's run of quads (each quad two levels), head and tail, two block sums and the finish's run.
+  static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& s) {
+    const std::uint64_t g = grid(n, block, s);
+    return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) + ceil_div(g, block);
+  }
+};
+
+struct SinglePassAtomic : SinglePass {
+  static constexpr const char* variant = "atomic_finish";
+  template <unsigned Block>
+  static constexpr auto kernel = single_pass_atomic<Block>;
+  static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void*, const DeviceShape& s,
+                     void* stream) {
+    zero_async(out, sizeof(float), stream);  // the atomics add into it
+    launch("single_pass_atomic", kernel_for_block<SinglePassAtomic>(block), dim3(grid(n, block, s)), dim3(block), 0,
+           stream, in, out, n);
+  }
+  static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& s) {
+    const std::uint64_t g = grid(n, block, s);
+    return ceil_div(n, 4 * g * block) + 4 + summation_depth(block, 0) + g;
+  }
+};
+
+}  // namespace RL_BACKEND_NS
+}  // namespace rl
