@@ -25,8 +25,9 @@ void register_lesson() {
   if constexpr (requires { L::gpu_only; }) {
     if (this_backend != Backend::gpu) return;
   }
-  register_reducer(Reducer{L::lesson, L::slug, L::title, L::variant, this_backend, &L::scratch_bytes, &L::reduce,
-                           &L::depth});
+  Reducer r{L::lesson, L::slug, L::title, L::variant, this_backend, 0, &L::scratch_bytes, &L::reduce, &L::depth};
+  if constexpr (requires { L::preferred_block; }) r.preferred_block = L::preferred_block;
+  register_reducer(r);
 }
 
 template <class... Lessons>

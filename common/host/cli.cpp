@@ -41,7 +41,7 @@ void validate(const RunOptions& o) {
 
 RunOptionParser::RunOptionParser(CLI::App& app) {
   app.add_option("--n", n_, "number of float32 elements: 1000, 2^24 or 2^24+3 (default: 2^24 on a GPU, 2^18 simulated)");
-  app.add_option("--block", block_, "threads per block: a power of two from 32 to 1024")->capture_default_str();
+  block_opt_ = app.add_option("--block", block_, "threads per block: a power of two from 32 to 1024")->capture_default_str();
   reps_ = app.add_option("--reps", base_.reps, "timed samples; the median is reported")->capture_default_str();
   app.add_option("--seed", base_.seed, "seed of the random input, printed so any run can be replayed")
       ->capture_default_str();
@@ -58,6 +58,7 @@ RunOptionParser::RunOptionParser(CLI::App& app) {
 RunOptions RunOptionParser::resolve() const {
   RunOptions o = base_;
   o.reps_given = reps_->count() > 0;
+  o.block_given = block_opt_->count() > 0;
   if (!n_.empty()) {
     if (n_.starts_with('-')) throw UsageError("--n must be at least 0 (got " + n_ + ")");
     const auto n = parse_size(n_);

@@ -27,6 +27,7 @@ struct RunOptions {
   std::uint64_t n = 0;
   bool n_given = false;        // otherwise the backend's default size applies
   unsigned block = 256;
+  bool block_given = false;    // otherwise a lesson tuned for another block size uses its own
   unsigned reps = 20;          // timed samples; the median is reported
   bool reps_given = false;     // otherwise the simulator takes fewer (its samples vary little)
   std::uint64_t seed = 20240601;
@@ -53,6 +54,7 @@ class RunOptionParser {
  private:
   RunOptions base_;
   CLI::Option* reps_ = nullptr;
+  CLI::Option* block_opt_ = nullptr;
   std::string n_, block_ = "256", backend_, dist_ = "uniform", schedule_ = "lane-order";
 };
 

@@ -47,7 +47,8 @@ int guarded(const std::function<int()>& body) {
 
 void print_case(std::ostream& out, const CaseResult& r, const Baseline* baseline) {
   const auto& c = r.check;
-  out << "  " << (r.reducer.variant.empty() ? std::string(r.reducer.slug) : std::string(r.reducer.variant)) << ": "
+  out << "  " << (r.reducer.variant.empty() ? std::string(r.reducer.slug) : std::string(r.reducer.variant))
+      << " (block " << r.block << "): "
       << "result " << general(c.got, 9) << ", reference " << general(c.reference.sum, 9) << ", |error| "
       << general(std::abs(c.got - c.reference.sum), 3) << (c.verified ? " <= " : " > ") << "tolerance "
       << general(c.tolerance, 3) << (c.verified ? "  verified\n" : "  WRONG\n");
@@ -96,13 +97,14 @@ int lesson_main(int argc, const char* const* argv, int number) {
     for (const auto& r : mine) {
       if (r.backend != device->backend()) continue;
       ran = true;
-      const CaseResult result = session.run(r, options->block, !options->check_only);
+      const unsigned block = block_for(r, options->block, options->block_given);
+      const CaseResult result = session.run(r, block, !options->check_only);
       print_case(std::cout, result, baseline);
       all_verified = all_verified && result.check.verified;
       auto record = to_json(result, *options, baseline);
       if (!options->check_only && result.check.verified) {
         constexpr unsigned runs_compared = 10;
-        const std::size_t distinct = session.distinct_results(r, options->block, runs_compared);
+        const std::size_t distinct = session.distinct_results(r, block, runs_compared);
         std::cout << "    " << (distinct == 1 ? "bitwise identical" : std::to_string(distinct) + " different results")
                   << " over " << runs_compared << " runs on the same input\n";
         record["distinct_results_of_10"] = distinct;

@@ -41,4 +41,8 @@ const Reducer* find_reducer(int lesson, Backend backend, std::string_view varian
   return nullptr;
 }
 
+unsigned block_for(const Reducer& r, unsigned requested, bool requested_explicitly) {
+  return requested_explicitly || r.preferred_block == 0 ? requested : r.preferred_block;
+}
+
 }  // namespace rl

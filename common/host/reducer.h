@@ -24,6 +24,8 @@ struct Reducer {
   std::string_view title;           // one line for tables: "Sequential addressing"
   std::string_view variant;         // "" for the lesson's own kernel; otherwise what differs
   Backend backend = Backend::sim;
+  // The block size this plan was tuned for, used unless --block is given; 0: take --block.
+  unsigned preferred_block = 0;
   // Device bytes of scratch that reduce() needs for this n and block size.
   std::size_t (*scratch_bytes)(std::uint64_t n, unsigned block, const DeviceShape& shape) = nullptr;
   // Reduces n floats at device address `in` into the one float at device address `out`.
@@ -38,5 +40,8 @@ bool register_reducer(const Reducer& r);
 // All registered reducers, ordered by lesson, then variant ("" first), then backend.
 std::vector<Reducer> registered_reducers();
 const Reducer* find_reducer(int lesson, Backend backend, std::string_view variant = "");
+
+// The block size a run of r uses: --block when given, else the plan's own, else the default.
+unsigned block_for(const Reducer& r, unsigned requested, bool requested_explicitly);
 
 }  // namespace rl

@@ -4,16 +4,17 @@
 
 namespace rl {
 
-std::vector<CaseResult> run_ladder(Session& session, unsigned block, bool time_it) {
+std::vector<CaseResult> run_ladder(Session& session, unsigned block, bool block_given, bool time_it) {
   std::vector<CaseResult> results;
   for (const auto& r : registered_reducers())
-    if (r.backend == session.device().backend()) results.push_back(session.run(r, block, time_it));
+    if (r.backend == session.device().backend())
+      results.push_back(session.run(r, block_for(r, block, block_given), time_it));
   return results;
 }
 
 void print_ladder_table(std::ostream& out, const std::vector<CaseResult>& results, const Baseline* baseline) {
   const bool simulated = !results.empty() && results.front().timing && results.front().timing->simulated;
-  Table t({"lesson", "kernel", simulated ? "time (simulated)" : "time", "GB/s", "% of ceiling", "x lesson 01",
+  Table t({"lesson", "kernel", "block", simulated ? "time (simulated)" : "time", "GB/s", "% of ceiling", "x lesson 01",
            "x CUB", "verified"});
   double first_ms = 0.0;
   for (const auto& r : results)
@@ -22,7 +23,7 @@ void print_ladder_table(std::ostream& out, const std::vector<CaseResult>& result
   for (const auto& r : results) {
     const std::string name = r.reducer.variant.empty() ? std::string(r.reducer.slug)
                                                        : std::string(r.reducer.slug) + " / " + std::string(r.reducer.variant);
-    std::vector<std::string> row{std::to_string(r.reducer.lesson), name};
+    std::vector<std::string> row{std::to_string(r.reducer.lesson), name, std::to_string(r.block)};
     if (r.timing) {
       const double ms = r.timing->ms.median;
       row.push_back(duration(ms));
@@ -38,14 +39,14 @@ void print_ladder_table(std::ostream& out, const std::vector<CaseResult>& result
   }
   if (gpu_figures && baseline->ceiling) {
     const double ms = baseline->ceiling->read.ms.median;
-    t.add({"-", "streaming read (ceiling)", duration(ms), fixed(baseline->ceiling->read_gbps, 0),
+    t.add({"-", "streaming read (ceiling)", "256", duration(ms), fixed(baseline->ceiling->read_gbps, 0),
            "100.0", first_ms > 0 ? fixed(first_ms / ms, 2) : "-", baseline->cub ? fixed(baseline->cub->ms.median / ms, 2) : "-",
            "-"});
   }
   if (gpu_figures && baseline->cub) {
     const double ms = baseline->cub->ms.median;
     const double gbps = gigabytes_per_second(baseline->n, ms);
-    t.add({"-", "cub::DeviceReduce::Sum", duration(ms), fixed(gbps, 0),
+    t.add({"-", "cub::DeviceReduce::Sum", "-", duration(ms), fixed(gbps, 0),
            baseline->ceiling ? fixed(100.0 * gbps / baseline->ceiling->read_gbps, 1) : "-",
            first_ms > 0 ? fixed(first_ms / ms, 2) : "-", "1.00",
            baseline->cub_check && baseline->cub_check->verified ? "yes" : "NO"});

@@ -24,9 +24,10 @@ int ladder(const RunOptions& o) {
   Session session(*device, o);
   session.prepare(n);
   std::cout << "ladder: N = " << n << " floats (" << general(static_cast<double>(n) * 4.0 / (1 << 20), 4) << " MiB), block " << o.block
+            << (o.block_given ? "" : " (or the lesson's own)")
             << ", seed " << o.seed << " (" << to_string(o.distribution) << "), median of " << session.plan().samples << " samples\n\n";
   const Baseline* baseline = o.check_only ? nullptr : &session.baseline();
-  const auto results = run_ladder(session, o.block, !o.check_only);
+  const auto results = run_ladder(session, o.block, o.block_given, !o.check_only);
   print_ladder_table(std::cout, results, baseline);
   if (!o.json_path.empty()) {
     std::vector<nlohmann::json> runs;
@@ -52,7 +53,7 @@ int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
     session.prepare(std::uint64_t{1} << e);
     const Baseline& b = session.baseline();
     baselines.push_back(to_json(b));
-    const auto results = run_ladder(session, o.block, true);
+    const auto results = run_ladder(session, o.block, o.block_given, true);
     ok = ok && all_verified(results);
     for (const auto& r : results) runs.push_back(to_json(r, o, &b));
     if (e == at) {

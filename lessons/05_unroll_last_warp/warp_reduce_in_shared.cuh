@@ -14,7 +14,7 @@ __device__ __forceinline__ void warp_reduce_in_shared(float* partial, unsigned t
   float sum = partial[tid];
 #pragma unroll
   for (unsigned stride = 32; stride > 0; stride /= 2) {
-    if (stride < block) sum += partial[tid + stride];  // block 32: the first level has no upper half
+    if (tid + stride < block) sum += partial[tid + stride];  // never past the block's slots (block 32!)
     __syncwarp();                                       // all reads of this level before any write
     partial[tid] = sum;
     __syncwarp();                                       // all writes before the next level reads
