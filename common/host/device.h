@@ -19,6 +19,9 @@ struct OutOfDeviceMemory : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Threads per block of the streaming-read ceiling kernel (reported in the ladder table).
+inline constexpr unsigned stream_read_block = 1024;
+
 struct TimingPlan {
   unsigned samples = 20;          // timed samples; the median is reported
   double min_sample_ms = 0.2;     // a sample repeats the work back to back until it lasts this long
