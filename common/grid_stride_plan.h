@@ -24,7 +24,7 @@ inline unsigned persistent_grid(std::uint64_t n, unsigned block, unsigned items_
 
 using GridKernel = void (*)(const float*, float*, std::uint64_t);
 
-// Lesson supplies slug and `template <unsigned Block> static constexpr GridKernel kernel`; the
+// Lesson supplies slug and `template <unsigned Block, class Trace> static constexpr GridKernel kernel`; the
 // kernel gets SharedBytesPerThread * Block bytes of dynamic shared memory (0: it uses none).
 template <class Lesson, unsigned ItemsPerThread = 2, unsigned SharedBytesPerThread = sizeof(float)>
 struct GridStridePlan {
@@ -32,9 +32,10 @@ struct GridStridePlan {
   static std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape& s) {
     return persistent_grid(n, block, ItemsPerThread, s) * sizeof(float);
   }
+  template <class Trace>
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
                      void* stream) {
-    const GridKernel kernel = kernel_for_block<Lesson>(block);
+    const GridKernel kernel = kernel_for_block<Lesson, Trace>(block);
     const unsigned grid = persistent_grid(n, block, ItemsPerThread, s);
     const std::size_t smem = std::size_t{block} * SharedBytesPerThread;
     if (grid == 1) return launch(Lesson::slug, kernel, dim3(1), dim3(block), smem, stream, in, out, n);

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common/cuda_compat.h"
+#include "common/host/launch_observer.h"
 #if defined(__CUDACC__)
 #include "common/gpu/check.h"
 #endif
@@ -16,6 +17,8 @@ inline namespace RL_BACKEND_NS {
 template <class... Params, class... Args>
 void launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem_bytes,
             void* stream, Args... args) {
+  if (const auto& observe = launch_observer())
+    observe(LaunchShape{name, grid.x * grid.y * grid.z, block.x * block.y * block.z});
 #if defined(__CUDACC__)
   kernel<<<grid, block, smem_bytes, static_cast<cudaStream_t>(stream)>>>(static_cast<Params>(args)...);
   check_launch(name);  // a bad configuration fails here, with the kernel's name, not at the next sync

@@ -50,17 +50,18 @@ inline void reduce_in_passes(const char* name, TreeKernel kernel, const float* i
 }
 
 // The reducer functions of a lesson whose idea is only its kernel: Lesson supplies the slug (used as
-// the kernel's name in error reports), Kernel the block tree, ItemsPerThread the inputs each thread
-// reads before the tree.
-template <class Lesson, TreeKernel Kernel, unsigned ItemsPerThread = 1>
+// the kernel's name in error reports) and `template <class Trace> static constexpr TreeKernel
+// kernel`, the block tree; ItemsPerThread is the inputs each thread reads before the tree.
+template <class Lesson, unsigned ItemsPerThread = 1>
 struct TreePlan {
   static constexpr const char* variant = "";
   static std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape&) {
     return tree_scratch_bytes(n, std::uint64_t{block} * ItemsPerThread);
   }
+  template <class Trace>
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape&,
                      void* stream) {
-    reduce_in_passes(Lesson::slug, Kernel, in, out, n, block, ItemsPerThread, scratch, stream);
+    reduce_in_passes(Lesson::slug, Lesson::template kernel<Trace>, in, out, n, block, ItemsPerThread, scratch, stream);
   }
   static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape&) {
     return tree_depth(n, std::uint64_t{block} * ItemsPerThread);

@@ -48,6 +48,8 @@ RunOptionParser::RunOptionParser(CLI::App& app) {
   app.add_option("--dist", dist_, "input distribution: uniform (-1,1), positive [0.5,1.5), integers 1..8")
       ->capture_default_str();
   app.add_option("--json", base_.json_path, "write the results record (JSON) to this file");
+  app.add_option("--trace", base_.trace_path,
+                 "record the kernel's reduction tree into this trace file (default --n 64 --block 32)");
   app.add_flag("--check-only", base_.check_only, "verify against the CPU reference without timing");
   app.add_option("--backend", backend_, "gpu or sim (default: gpu when a GPU is visible, else sim)");
   app.add_option("--sim-schedule", schedule_, "simulator lane order: lane-order, reverse-lanes or shuffled")

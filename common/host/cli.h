@@ -33,6 +33,7 @@ struct RunOptions {
   std::uint64_t seed = 20240601;
   Distribution distribution = Distribution::uniform;
   std::string json_path;       // write the results record here
+  std::string trace_path;      // write a trace of the lesson's kernel (small n and block by default)
   bool check_only = false;     // verify, don't time
   std::optional<Backend> backend;  // default: gpu when one is visible, else sim
   SimSchedule schedule = SimSchedule::lane_order;

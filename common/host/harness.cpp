@@ -5,6 +5,7 @@
 
 #include "common/host/results.h"
 #include "common/host/table.h"
+#include "common/host/trace_run.h"
 #include "common/host/sim_bridge.h"
 
 namespace rl {
@@ -85,11 +86,12 @@ int lesson_main(int argc, const char* const* argv, int number) {
     const auto options = parse_run_options(argc, argv, program, std::string(mine.front().title));
     if (!options) return exit_ok;
     auto device = open_device(*options, std::cout);
-    const std::uint64_t n = options->n_given ? options->n : default_n(device->backend());
+    const bool tracing = !options->trace_path.empty();
+    const std::uint64_t n = options->n_given ? options->n : tracing ? default_trace_n : default_n(device->backend());
     Session session(*device, *options);
     session.prepare(n);
-    std::cout << "lesson " << program << ": N = " << n << " floats, block " << options->block << ", seed "
-              << options->seed << " (" << to_string(options->distribution) << ")\n";
+    std::cout << "lesson " << program << ": N = " << n << " floats, seed " << options->seed << " ("
+              << to_string(options->distribution) << ")\n";
     const Baseline* baseline = options->check_only ? nullptr : &session.baseline();
     std::vector<nlohmann::json> runs;
     bool all_verified = true;
@@ -97,7 +99,8 @@ int lesson_main(int argc, const char* const* argv, int number) {
     for (const auto& r : mine) {
       if (r.backend != device->backend()) continue;
       ran = true;
-      const unsigned block = block_for(r, options->block, options->block_given);
+      const unsigned block = tracing && !options->block_given ? default_trace_block
+                                                              : block_for(r, options->block, options->block_given);
       const CaseResult result = session.run(r, block, !options->check_only);
       print_case(std::cout, result, baseline);
       all_verified = all_verified && result.check.verified;
@@ -114,6 +117,18 @@ int lesson_main(int argc, const char* const* argv, int number) {
     if (!ran)
       std::cout << "  lesson " << number << " has no " << to_string(device->backend())
                 << " version: it calls NVIDIA's compiled libraries, which need a GPU\n";
+    if (tracing) {
+      const Reducer* found = find_reducer(number, device->backend());  // the lesson's own kernel
+      if (!found) throw UsageError("lesson " + std::to_string(number) + " has no kernel to trace on this backend");
+      const Reducer& own = *found;
+      const unsigned block = options->block_given ? options->block : default_trace_block;
+      const auto trace = record_trace(session, own, block);
+      write_json_file(options->trace_path, trace);
+      std::cout << "  trace: " << trace["events"].size() << " events of " << trace["launches"].size()
+                << " launches written to " << options->trace_path << '\n';
+      if (trace["result"].get<float>() != static_cast<float>(session.run(own, block, false).check.got))
+        throw std::runtime_error("trace: the traced kernel's result differs from the untraced one");
+    }
     if (!options->json_path.empty()) {
       std::vector<nlohmann::json> baselines;
       if (baseline) baselines.push_back(to_json(*baseline));

@@ -24,6 +24,9 @@ std::unique_ptr<Device> open_device(const RunOptions& o, std::ostream& out);
 
 // The default size where --n is not given: large on a GPU, seconds on the simulator.
 std::uint64_t default_n(Backend b);
+// Where --trace is given: a tree small enough to watch.
+inline constexpr std::uint64_t default_trace_n = 64;
+inline constexpr unsigned default_trace_block = 32;
 
 // Runs body, printing any exception as "error: ..." on one line; returns the exit code.
 int guarded(const std::function<int()>& body);

@@ -33,6 +33,11 @@ struct Reducer {
                  const DeviceShape& shape, void* stream) = nullptr;
   // The longest chain of float additions the plan makes (see summation_depth): sets the tolerance.
   std::uint64_t (*depth)(std::uint64_t n, unsigned block, const DeviceShape& shape) = nullptr;
+  // The same plan with the kernels' RecordTrace policy, and how to point this lesson's kernels at a
+  // TraceBuffer (common/trace/recorder.h). Null where the kernels are not ours (lesson 12).
+  void (*reduce_traced)(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch,
+                        const DeviceShape& shape, void* stream) = nullptr;
+  void (*attach_trace)(const void* trace_buffer) = nullptr;
 };
 
 // Lessons register themselves at static-initialisation time (see common/register.h).

@@ -43,6 +43,7 @@ class Session {
   std::uint64_t n() const { return n_; }
   const std::vector<float>& host_input() const { return host_; }
   const Reference& reference() const { return reference_; }
+  const float* device_input() const { return copy_ptrs_.empty() ? nullptr : copy_ptrs_[0]; }
 
   CaseResult run(const Reducer& reducer, unsigned block, bool time_it);
   // Runs the reducer `runs` times on the same input and counts the distinct bit patterns of the

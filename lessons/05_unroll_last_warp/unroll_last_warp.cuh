@@ -4,35 +4,51 @@
 #include <cstdint>
 
 #include "common/cuda_compat.h"
+#include "common/trace/recorder.h"
 #include "common/tree_passes.h"
 #include "lessons/05_unroll_last_warp/warp_reduce_in_shared.cuh"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {
 
+template <class Trace = NoTrace>
 __global__ void unroll_last_warp(const float* in, float* out, std::uint64_t n) {
   float* partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
   const std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * blockDim.x) + tid;
   float sum = i < n ? in[i] : 0.0f;
-  if (i + blockDim.x < n) sum += in[i + blockDim.x];
+  if (i < n) Trace::load(0, register_of(tid), global_at(in + i), sum);
+  if (i + blockDim.x < n) {
+    sum += in[i + blockDim.x];
+    Trace::combine(0, register_of(tid), global_at(in + i + blockDim.x), sum);
+  }
   partial[tid] = sum;
+  if (i < n) Trace::store(0, shared_slot(tid), register_of(tid), sum);
   __syncthreads();
 
   // THE IDEA: the block-wide loop stops at 64 values; below that only warp 0 works, and a warp
   // needs no block barrier (and no loop bookkeeping): six levels unrolled with warp-level syncs.
-  for (unsigned stride = blockDim.x / 2; stride > 32; stride /= 2) {
-    if (tid < stride) partial[tid] += partial[tid + stride];
+  unsigned level = 1;
+  for (unsigned stride = blockDim.x / 2; stride > 32; stride /= 2, ++level) {
+    if (tid < stride) {
+      partial[tid] += partial[tid + stride];
+      Trace::combine(level, shared_slot(tid), shared_slot(tid + stride), partial[tid]);
+    }
     __syncthreads();
   }
-  if (tid < 32) warp_reduce_in_shared(partial, tid, blockDim.x);
-  if (tid == 0) out[blockIdx.x] = partial[0];
+  if (tid < 32) warp_reduce_in_shared<Trace>(partial, tid, blockDim.x, level);
+  if (tid == 0) {
+    out[blockIdx.x] = partial[0];
+    Trace::store(level + (blockDim.x >= 64 ? 6 : 5), global_at(out + blockIdx.x), shared_slot(0), partial[0]);
+  }
 }
 
-struct UnrollLastWarp : TreePlan<UnrollLastWarp, unroll_last_warp, 2> {
+struct UnrollLastWarp : TreePlan<UnrollLastWarp, 2> {
   static constexpr int lesson = 5;
   static constexpr const char* slug = "unroll_last_warp";
   static constexpr const char* title = "Unroll the last warp (__syncwarp-safe)";
+  template <class Trace>
+  static constexpr TreeKernel kernel = unroll_last_warp<Trace>;
 };
 
 }  // namespace RL_BACKEND_NS

@@ -5,23 +5,32 @@
 
 #include "common/block_dispatch.h"
 #include "common/cuda_compat.h"
+#include "common/trace/recorder.h"
 #include "common/tree_passes.h"
 #include "lessons/06_complete_unroll/tree_in_shared.cuh"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {
 
-template <unsigned Block>
+template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) complete_unroll(const float* in, float* out, std::uint64_t n) {
   float* partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
   const std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * Block) + tid;  // Block is a constant: 2*Block folds
   float sum = i < n ? in[i] : 0.0f;
-  if (i + Block < n) sum += in[i + Block];
+  if (i < n) Trace::load(0, register_of(tid), global_at(in + i), sum);
+  if (i + Block < n) {
+    sum += in[i + Block];
+    Trace::combine(0, register_of(tid), global_at(in + i + Block), sum);
+  }
   partial[tid] = sum;
+  if (i < n) Trace::store(0, shared_slot(tid), register_of(tid), sum);
   __syncthreads();
-  tree_in_shared<Block>(partial, tid);  // THE IDEA, in the header beside this one
-  if (tid == 0) out[blockIdx.x] = partial[0];
+  const unsigned level = tree_in_shared<Block, Trace>(partial, tid, 1);  // THE IDEA, in the header beside this one
+  if (tid == 0) {
+    out[blockIdx.x] = partial[0];
+    Trace::store(level, global_at(out + blockIdx.x), shared_slot(0), partial[0]);
+  }
 }
 
 struct CompleteUnroll {
@@ -29,15 +38,16 @@ struct CompleteUnroll {
   static constexpr const char* slug = "complete_unroll";
   static constexpr const char* title = "Complete unroll (block size as a template)";
   static constexpr const char* variant = "";
-  template <unsigned Block>
-  static constexpr TreeKernel kernel = complete_unroll<Block>;
+  template <unsigned Block, class Trace>
+  static constexpr TreeKernel kernel = complete_unroll<Block, Trace>;
 
   static std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape&) {
     return tree_scratch_bytes(n, 2ull * block);
   }
+  template <class Trace>
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape&,
                      void* stream) {
-    reduce_in_passes(slug, kernel_for_block<CompleteUnroll>(block), in, out, n, block, 2, scratch, stream);
+    reduce_in_passes(slug, kernel_for_block<CompleteUnroll, Trace>(block), in, out, n, block, 2, scratch, stream);
   }
   static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape&) { return tree_depth(n, 2ull * block); }
 };

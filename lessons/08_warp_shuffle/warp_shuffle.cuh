@@ -4,33 +4,37 @@
 
 #include "common/cuda_compat.h"
 #include "common/grid_stride_plan.h"
+#include "common/trace/recorder.h"
 #include "lessons/06_complete_unroll/tree_in_shared.cuh"
+#include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
 #include "lessons/08_warp_shuffle/warp_sum.cuh"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {
 
-template <unsigned Block, bool Butterfly>
+template <unsigned Block, bool Butterfly, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) warp_shuffle(const float* in, float* out, std::uint64_t n) {
   float* partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
-  const std::uint64_t stride = std::uint64_t{2 * Block} * gridDim.x;
-  float sum = 0.0f;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * Block) + tid; i < n; i += stride) {  // lesson 07
-    sum += in[i];
-    if (i + Block < n) sum += in[i + Block];
-  }
-  partial[tid] = sum;
+  partial[tid] = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
+  Trace::store(1, shared_slot(tid), register_of(tid), partial[tid]);
   __syncthreads();
-  shared_levels_down_to_64<Block>(partial, tid);
+  unsigned level = shared_levels_down_to_64<Block, Trace>(partial, tid, 2);
 
   // THE IDEA: warp 0 takes the last 64 values into registers (one add each) and finishes with five
   // shuffles: no shared-memory round trips, no __syncwarp, and no bank to conflict in.
   if (tid < 32) {
     float v = partial[tid];
-    if constexpr (Block >= 64) v += partial[tid + 32];
-    v = Butterfly ? warp_sum_butterfly(v) : warp_sum(v);
-    if (tid == 0) out[blockIdx.x] = v;
+    Trace::load(level, register_of(tid), shared_slot(tid), v);
+    if constexpr (Block >= 64) {
+      v += partial[tid + 32];
+      Trace::combine(level, register_of(tid), shared_slot(tid + 32), v);
+    }
+    v = Butterfly ? warp_sum_butterfly<Trace>(v, level + 1) : warp_sum<Trace>(v, level + 1);
+    if (tid == 0) {
+      out[blockIdx.x] = v;
+      Trace::store(level + 6, global_at(out + blockIdx.x), register_of(0), v);
+    }
   }
 }
 
@@ -38,8 +42,8 @@ struct WarpShuffle : GridStridePlan<WarpShuffle> {
   static constexpr int lesson = 8;
   static constexpr const char* slug = "warp_shuffle";
   static constexpr const char* title = "Warp shuffles for the last levels";
-  template <unsigned Block>
-  static constexpr GridKernel kernel = warp_shuffle<Block, false>;
+  template <unsigned Block, class Trace>
+  static constexpr GridKernel kernel = warp_shuffle<Block, false, Trace>;
 };
 
 struct WarpShuffleButterfly : GridStridePlan<WarpShuffleButterfly> {
@@ -47,8 +51,8 @@ struct WarpShuffleButterfly : GridStridePlan<WarpShuffleButterfly> {
   static constexpr const char* slug = "warp_shuffle";
   static constexpr const char* title = "Warp shuffles for the last levels";
   static constexpr const char* variant = "butterfly";
-  template <unsigned Block>
-  static constexpr GridKernel kernel = warp_shuffle<Block, true>;
+  template <unsigned Block, class Trace>
+  static constexpr GridKernel kernel = warp_shuffle<Block, true, Trace>;
 };
 
 }  // namespace RL_BACKEND_NS

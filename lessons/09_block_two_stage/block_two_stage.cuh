@@ -5,31 +5,31 @@
 
 #include "common/cuda_compat.h"
 #include "common/grid_stride_plan.h"
+#include "common/trace/recorder.h"
+#include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
 #include "lessons/09_block_two_stage/block_sum.cuh"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {
 
-template <unsigned Block>
+template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) block_two_stage(const float* in, float* out, std::uint64_t n) {
-  const std::uint64_t stride = std::uint64_t{2 * Block} * gridDim.x;
-  float sum = 0.0f;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * Block) + threadIdx.x; i < n; i += stride) {  // lesson 07
-    sum += in[i];
-    if (i + Block < n) sum += in[i + Block];
-  }
+  float sum = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
   // THE IDEA: log2(Block) shared-memory levels with a barrier each become two rounds of five
   // shuffles and one barrier (block_sum.cuh).
-  sum = block_sum<Block>(sum);
-  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+  sum = block_sum<Block, Trace>(sum, 1);
+  if (threadIdx.x == 0) {
+    out[blockIdx.x] = sum;
+    Trace::store(13, global_at(out + blockIdx.x), register_of(0), sum);
+  }
 }
 
 struct BlockTwoStage : GridStridePlan<BlockTwoStage, 2, 0> {  // 0: no dynamic shared memory
   static constexpr int lesson = 9;
   static constexpr const char* slug = "block_two_stage";
   static constexpr const char* title = "Two-stage block reduce with shuffles";
-  template <unsigned Block>
-  static constexpr GridKernel kernel = block_two_stage<Block>;
+  template <unsigned Block, class Trace>
+  static constexpr GridKernel kernel = block_two_stage<Block, Trace>;
 };
 
 }  // namespace RL_BACKEND_NS

@@ -7,32 +7,38 @@
 #include "common/block_dispatch.h"
 #include "common/cuda_compat.h"
 #include "common/grid_stride_plan.h"
+#include "common/trace/recorder.h"
+#include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
 #include "lessons/09_block_two_stage/block_sum.cuh"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {
 
-// Kernel 1: a persistent grid, each block leaving one partial.
-template <unsigned Block>
+// Kernel 1: a persistent grid, each block leaving one partial (lessons 07 and 09).
+template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) block_partials(const float* in, float* partials, std::uint64_t n) {
-  const std::uint64_t stride = std::uint64_t{2 * Block} * gridDim.x;
-  float sum = 0.0f;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * Block) + threadIdx.x; i < n; i += stride) {
-    sum += in[i];
-    if (i + Block < n) sum += in[i + Block];
+  const float sum = block_sum<Block, Trace>(grid_stride_sum<Block, Trace>(in, n), 1);
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = sum;
+    Trace::store(13, global_at(partials + blockIdx.x), register_of(0), sum);
   }
-  sum = block_sum<Block>(sum);
-  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
 
 // Kernel 2: one block of the widest size sums the partials (a few thousand at most). It is tiny:
 // what it costs is the launch itself, which this lesson measures.
 inline constexpr unsigned finish_block = 1024;
+template <class Trace = NoTrace>
 __global__ void __launch_bounds__(finish_block) finish_partials(const float* partials, float* out, std::uint64_t count) {
   float sum = 0.0f;
-  for (std::uint64_t i = threadIdx.x; i < count; i += finish_block) sum += partials[i];
-  sum = block_sum<finish_block>(sum);
-  if (threadIdx.x == 0) out[0] = sum;
+  for (std::uint64_t i = threadIdx.x; i < count; i += finish_block) {
+    sum += partials[i];
+    Trace::combine(0, register_of(threadIdx.x), global_at(partials + i), sum);
+  }
+  sum = block_sum<finish_block, Trace>(sum, 1);
+  if (threadIdx.x == 0) {
+    out[0] = sum;
+    Trace::store(13, global_at(out), register_of(0), sum);
+  }
 }
 
 struct MultiBlockTwoKernel {
@@ -40,19 +46,20 @@ struct MultiBlockTwoKernel {
   static constexpr const char* slug = "multi_block_two_kernel";
   static constexpr const char* title = "Partials kernel, then a finishing kernel";
   static constexpr const char* variant = "";
-  template <unsigned Block>
-  static constexpr GridKernel kernel = block_partials<Block>;
+  template <unsigned Block, class Trace>
+  static constexpr GridKernel kernel = block_partials<Block, Trace>;
 
   static std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape& s) {
     return persistent_grid(n, block, 2, s) * sizeof(float);
   }
+  template <class Trace>
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
                      void* stream) {
     const unsigned grid = persistent_grid(n, block, 2, s);
     auto* partials = static_cast<float*>(scratch);
-    launch("block_partials", kernel_for_block<MultiBlockTwoKernel>(block), dim3(grid), dim3(block), 0, stream, in,
-           partials, n);
-    launch("finish_partials", finish_partials, dim3(1), dim3(finish_block), 0, stream,
+    launch("block_partials", kernel_for_block<MultiBlockTwoKernel, Trace>(block), dim3(grid), dim3(block), 0, stream,
+           in, partials, n);
+    launch("finish_partials", finish_partials<Trace>, dim3(1), dim3(finish_block), 0, stream,
            static_cast<const float*>(partials), out, std::uint64_t{grid});
   }
   static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& s) {
@@ -65,13 +72,14 @@ struct MultiBlockTwoKernel {
 // copy and a synchronisation in its place, and the result then has to travel back.
 struct MultiBlockHostFinish : MultiBlockTwoKernel {
   static constexpr const char* variant = "host_finish";
+  template <class Trace>
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
                      void* stream) {
     const unsigned grid = persistent_grid(n, block, 2, s);
     auto* partials = static_cast<float*>(scratch);
-    launch("block_partials", kernel_for_block<MultiBlockTwoKernel>(block), dim3(grid), dim3(block), 0, stream, in,
-           partials, n);
-    std::vector<float> host(grid);
+    launch("block_partials", kernel_for_block<MultiBlockTwoKernel, Trace>(block), dim3(grid), dim3(block), 0, stream,
+           in, partials, n);
+    std::vector<float> host(grid);  // a trace of this variant ends at the partials: the host's adds are not a kernel's
     copy_to_host(host.data(), partials, grid * sizeof(float), stream);
     float total = 0.0f;  // float, in order: the same arithmetic a device finish would do
     for (float p : host) total += p;

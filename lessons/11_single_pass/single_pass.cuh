@@ -6,6 +6,7 @@
 #include "common/block_dispatch.h"
 #include "common/cuda_compat.h"
 #include "common/grid_stride_plan.h"
+#include "common/trace/recorder.h"
 #include "lessons/09_block_two_stage/block_sum.cuh"
 #include "lessons/11_single_pass/vectorized_load.cuh"
 
@@ -16,15 +17,16 @@ inline namespace RL_BACKEND_NS {
 // when the last block arrives, so each launch finds it at zero without a memset (a second launch).
 __device__ unsigned int blocks_finished = 0;
 
-template <unsigned Block, unsigned LoadsInFlight = 4, QuadOrder Order = QuadOrder::interleaved>
+template <unsigned Block, unsigned LoadsInFlight = 4, QuadOrder Order = QuadOrder::interleaved, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) single_pass(const float* in, float* out, std::uint64_t n, float* partials) {
-  const float sum = block_sum<Block>(thread_sum_vectorized<Block, LoadsInFlight, Order>(in, n));
+  const float sum = block_sum<Block, Trace>(thread_sum_vectorized<Block, LoadsInFlight, Order, Trace>(in, n), 1);
 
   // THE IDEA: no second launch. Each block publishes its partial, then takes a ticket; the block
   // that takes the last ticket knows every other partial is already visible, and finishes.
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
+    Trace::store(13, global_at(partials + blockIdx.x), register_of(0), sum);
     __threadfence();  // the partial reaches L2, visible to all SMs, before the ticket says it is there
     is_last = atomicInc(&blocks_finished, gridDim.x - 1) == gridDim.x - 1;
   }
@@ -35,17 +37,26 @@ __global__ void __launch_bounds__(Block) single_pass(const float* in, float* out
   // depends only on the grid, never on which block came last. __ldcg reads L2, where the other
   // SMs' partials are, not this SM's L1.
   float total = 0.0f;
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += Block) total += __ldcg(partials + b);
-  total = block_sum<Block>(total);
-  if (threadIdx.x == 0) out[0] = total;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += Block) {
+    total += __ldcg(partials + b);
+    Trace::combine(14, register_of(threadIdx.x), global_at(partials + b), total);
+  }
+  total = block_sum<Block, Trace>(total, 15);
+  if (threadIdx.x == 0) {
+    out[0] = total;
+    Trace::store(27, global_at(out), register_of(0), total);
+  }
 }
 
 // The contrast: finish with one atomicAdd per block. Blocks arrive in a different order each run,
 // and float addition is not associative, so the last bits of the total vary from run to run.
-template <unsigned Block>
+template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) single_pass_atomic(const float* in, float* out, std::uint64_t n) {
-  const float sum = block_sum<Block>(thread_sum_vectorized<Block, 4, QuadOrder::interleaved>(in, n));
-  if (threadIdx.x == 0) atomicAdd(out, sum);
+  const float sum = block_sum<Block, Trace>(thread_sum_vectorized<Block, 4, QuadOrder::interleaved, Trace>(in, n), 1);
+  if (threadIdx.x == 0) {
+    const float before = atomicAdd(out, sum);
+    Trace::atomic(13, global_at(out), register_of(0), before + sum);
+  }
 }
 
 inline constexpr unsigned single_pass_items_per_thread = 16;  // below this many a block isn't worth launching
@@ -57,8 +68,8 @@ struct SinglePassTuned {
   static constexpr const char* title = "Single pass: vector loads, last block finishes";
   static constexpr const char* variant = "";
   static constexpr unsigned preferred_block = 1024;  // fewer, wider blocks: fewer partials to finish
-  template <unsigned Block>
-  static constexpr auto kernel = single_pass<Block, LoadsInFlight, Order>;
+  template <unsigned Block, class Trace>
+  static constexpr auto kernel = single_pass<Block, LoadsInFlight, Order, Trace>;
 
   static unsigned grid(std::uint64_t n, unsigned block, const DeviceShape& s) {
     return persistent_grid(n, block, single_pass_items_per_thread, s);
@@ -66,9 +77,10 @@ struct SinglePassTuned {
   static std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape& s) {
     return grid(n, block, s) * sizeof(float);
   }
+  template <class Trace>
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
                      void* stream) {
-    launch(slug, kernel_for_block<SinglePassTuned>(block), dim3(grid(n, block, s)), dim3(block), 0, stream, in, out, n,
+    launch(slug, kernel_for_block<SinglePassTuned, Trace>(block), dim3(grid(n, block, s)), dim3(block), 0, stream, in, out, n,
            static_cast<float*>(scratch));
   }
   // A thread's run of quads (each quad two levels), head and tail, two block sums and the finish's run.
@@ -84,12 +96,13 @@ using SinglePass = SinglePassTuned<4, QuadOrder::interleaved>;
 
 struct SinglePassAtomic : SinglePass {
   static constexpr const char* variant = "atomic_finish";
-  template <unsigned Block>
-  static constexpr auto kernel = single_pass_atomic<Block>;
+  template <unsigned Block, class Trace>
+  static constexpr auto kernel = single_pass_atomic<Block, Trace>;
+  template <class Trace>
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void*, const DeviceShape& s,
                      void* stream) {
     zero_async(out, sizeof(float), stream);  // the atomics add into it
-    launch("single_pass_atomic", kernel_for_block<SinglePassAtomic>(block), dim3(grid(n, block, s)), dim3(block), 0,
+    launch("single_pass_atomic", kernel_for_block<SinglePassAtomic, Trace>(block), dim3(grid(n, block, s)), dim3(block), 0,
            stream, in, out, n);
   }
   static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& s) {

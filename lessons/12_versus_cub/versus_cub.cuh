@@ -8,6 +8,7 @@
 #include "common/host/reducer.h"
 #include "common/host/reference.h"
 #include "common/launch.h"
+#include "common/trace/recorder.h"
 #if defined(__CUDACC__)
 #include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>
@@ -35,6 +36,7 @@ struct CubDeviceReduce {
 #endif
     return bytes;
   }
+  template <class Trace>  // library code records nothing: lesson 12 has no trace
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
                      void* stream) {
 #if defined(__CUDACC__)
@@ -54,6 +56,7 @@ struct CubDeviceReduce {
 struct ThrustReduce : CubDeviceReduce {
   static constexpr const char* variant = "thrust";
   static std::size_t scratch_bytes(std::uint64_t, unsigned, const DeviceShape&) { return 0; }  // Thrust allocates its own
+  template <class Trace>
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned, void*, const DeviceShape&, void* stream) {
 #if defined(__CUDACC__)
     // thrust::reduce returns the value to the host: it synchronises, and its temporary storage is

@@ -51,6 +51,18 @@ for step in "${steps[@]}"; do
         $build/bin/reducelab ladder --n $n --json "$out/ladder-$(echo $n | tr -d '^').json" || status=1
       done
       ;;
+    traces)
+      note "traces of every lesson on the GPU (n = 64, block 32), packed into traces.tgz"
+      mkdir -p "$out/traces"
+      for exe in $build/bin/[0-9][0-9]_*; do
+        name=$(basename "$exe")
+        "$exe" --trace "$out/traces/$name.h100.json" --check-only >/dev/null 2>"$out/traces/$name.err" \
+          || { echo "$name: trace failed: $(cat "$out/traces/$name.err")"; }
+        rm -f "$out/traces/$name.err"
+      done
+      ls "$out/traces"
+      tar -C "$out" -czf "$out/traces.tgz" traces && rm -rf "$out/traces"
+      ;;
     bench)
       note "bench 2^10 .. 2^28"
       $build/bin/reducelab bench --from 10 --to 28 --at 28 --json "$out/bench.json" || status=1

@@ -83,3 +83,21 @@ TEST_CASE("lessons 07 to 12 are right past 2^31 elements (64-bit indexing)", "[g
     CHECK(c.check.verified);
   }
 }
+
+#include "tests/lessons/trace_checks.h"
+
+TEST_CASE("traces from the GPU are complete and describe the simulator's tree", "[gpu][trace]") {
+  auto sim = make_sim_device();
+  for (int lesson : test::lessons_on(Backend::gpu)) {
+    const Reducer* g = find_reducer(lesson, Backend::gpu);
+    const Reducer* s = find_reducer(lesson, Backend::sim);
+    if (!g || !s || !g->reduce_traced) continue;  // lesson 12: library code, nothing to trace
+    for (std::uint64_t n : {64u, 1000u}) {
+      const auto on_gpu = test::record(gpu(), *g, n, 32, 5);
+      const auto on_sim = test::record(*sim, *s, n, 32, 5);
+      INFO("lesson " << lesson << " n=" << n);
+      test::check_trace(on_gpu, n, 32);
+      test::check_same_tree(on_gpu.trace, on_sim.trace);
+    }
+  }
+}
