@@ -5,7 +5,8 @@ if(REDUCELAB_CUDA)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     # Default architectures: the visible GPU's own when there is one, so a student's build is quick;
-    # otherwise a portable set that runs natively on Turing to Hopper and carries sm_90 PTX that the
+    # otherwise a portable set: native code for Ampere (sm_80, which also runs on sm_86/89) and Hopper,
+    # and sm_90 PTX that the
     # driver can compile for newer GPUs. -DCMAKE_CUDA_ARCHITECTURES=... overrides both.
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       set(_rl_detected "")
@@ -22,7 +23,7 @@ if(REDUCELAB_CUDA)
         set(CMAKE_CUDA_ARCHITECTURES ${_rl_detected})
         message(STATUS "ReduceLab: building for the visible GPU, sm_${_rl_detected}")
       else()
-        set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;90-real;90-virtual")
+        set(CMAKE_CUDA_ARCHITECTURES "80-real;90-real;90-virtual")
         message(STATUS "ReduceLab: no GPU visible, building the portable set ${CMAKE_CUDA_ARCHITECTURES}")
       endif()
     endif()

@@ -7,6 +7,9 @@
 
 #include "common/cuda_compat.h"
 #include "common/trace/trace_event.h"
+#if defined(__CUDACC__)
+#include "common/gpu/check.h"
+#endif
 
 namespace rl {
 
