@@ -40,7 +40,11 @@ struct CubDeviceReduce {
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
                      void* stream) {
 #if defined(__CUDACC__)
-    std::size_t bytes = scratch_bytes(n, block, s);
+    // The size query is host work on every call; ask once per n, as a program reusing its
+    // temporary storage would, so the timing is CUB's reduction and not its bookkeeping.
+    static std::uint64_t queried_n = ~std::uint64_t{0};
+    static std::size_t bytes = 0;
+    if (n != queried_n) bytes = scratch_bytes(n, block, s), queried_n = n;
     RL_CUDA_CHECK(cub::DeviceReduce::Sum(scratch, bytes, in, out, static_cast<std::int64_t>(n),
                                          static_cast<cudaStream_t>(stream)));
 #else
