@@ -19,8 +19,8 @@ struct OutOfDeviceMemory : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Threads per block of the streaming-read ceiling kernel (reported in the ladder table).
-inline constexpr unsigned stream_read_block = 1024;
+// Threads per block of the streaming-read ceiling kernel: both are timed, the faster counts.
+inline constexpr unsigned stream_read_blocks[] = {256, 1024};
 
 struct TimingPlan {
   unsigned samples = 20;          // timed samples; the median is reported
@@ -65,6 +65,7 @@ class Device {
     double read_gbps = 0.0;
     double copy_gbps = 0.0;  // counting bytes read plus bytes written
     Timing read;
+    unsigned read_block = 0;  // the block size of the faster read
   };
   virtual std::optional<Ceiling> ceiling(const float* const* copies, std::size_t n_copies, std::uint64_t n,
                                          const TimingPlan& plan) = 0;

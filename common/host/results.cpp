@@ -27,6 +27,7 @@ nlohmann::json to_json(const Baseline& b) {
   if (b.ceiling) {
     j["stream_read"] = timing_json(b.ceiling->read);
     j["stream_read_gbps"] = b.ceiling->read_gbps;
+    j["stream_read_block"] = b.ceiling->read_block;
     j["copy_gbps"] = b.ceiling->copy_gbps;
   }
   if (b.cub) {

@@ -39,7 +39,7 @@ void print_ladder_table(std::ostream& out, const std::vector<CaseResult>& result
   }
   if (gpu_figures && baseline->ceiling) {
     const double ms = baseline->ceiling->read.ms.median;
-    t.add({"-", "streaming read (ceiling)", std::to_string(stream_read_block), duration(ms), fixed(baseline->ceiling->read_gbps, 0),
+    t.add({"-", "streaming read (ceiling)", std::to_string(baseline->ceiling->read_block), duration(ms), fixed(baseline->ceiling->read_gbps, 0),
            "100.0", first_ms > 0 ? fixed(first_ms / ms, 2) : "-", baseline->cub ? fixed(baseline->cub->ms.median / ms, 2) : "-",
            "-"});
   }

@@ -28,7 +28,7 @@ TEST_CASE("a case becomes a versioned JSON record with its measurements", "[resu
   r.gbps = 2.048;
   Baseline b;
   b.n = 1024;
-  b.ceiling = Device::Ceiling{4.096, 3.0, Timing{{0.001, 0.001, 0.001, 20}, 8, false}};
+  b.ceiling = Device::Ceiling{4.096, 3.0, Timing{{0.001, 0.001, 0.001, 20}, 8, false}, 256};
   b.cub = Timing{{0.004, 0.004, 0.004, 20}, 8, false};
 
   const auto j = to_json(r, o, &b);
