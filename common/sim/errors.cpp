@@ -22,11 +22,16 @@ std::string format_ranges(const std::vector<unsigned>& ids) {
     for (std::size_t i = 0; i < ids.size();) {
         std::size_t j = i;
         while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+        // Characters pushed one by one: GCC 12 misreports appending a literal here (-Wrestrict, its
+        // bug 105329).
         if (ranges == max_ranges) {
-            out += ", ...";
+            for (char c : {',', ' ', '.', '.', '.'}) out.push_back(c);
             break;
         }
-        if (!out.empty()) out.append(", ");
+        if (!out.empty()) {
+            out.push_back(',');
+            out.push_back(' ');
+        }
         out.append(std::to_string(ids[i]));
         if (j > i) {
             out.push_back('-');
