@@ -1,0 +1,216 @@
+// Randomised and exhaustive mutations of valid traces: every outcome must be a valid Trace or a
+// one-line TraceError, never a crash, a hang or another exception. Inputs that once found a bug
+// live in tests/trace/corpus/ and are replayed here.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+#include "common/trace/trace_loader.h"
+#include "test_support.h"
+
+using namespace rl;
+using nlohmann::json;
+
+namespace {
+
+int accepted = 0;
+int refused = 0;
+
+// An independent oracle for what the loader accepted: FORMAT.md's rules, restated.
+void check_valid(const Trace& t) {
+  REQUIRE(t.schema == "reducelab.trace");
+  REQUIRE(static_cast<std::int64_t>(t.input.size()) == t.n);
+  for (double v : t.input) REQUIRE(std::isfinite(v));
+  REQUIRE((t.block >= 1 && t.block <= 1024));
+  REQUIRE(!t.launches.empty());
+  for (const auto& l : t.launches) REQUIRE((l.grid >= 1 && l.block >= 1 && l.block <= 1024));
+  REQUIRE(static_cast<std::int64_t>(t.events.size()) <= t.capacity);
+  for (const auto& e : t.events) {
+    REQUIRE((e.launch >= 0 && e.launch < static_cast<int>(t.launches.size())));
+    const Launch& l = t.launches[static_cast<std::size_t>(e.launch)];
+    REQUIRE((e.block >= 0 && e.block < l.grid));
+    REQUIRE((e.thread >= -1 && e.thread < l.block));
+    REQUIRE((e.thread >= 0 || e.kind == EventKind::barrier));
+    REQUIRE(e.step >= 0);
+    REQUIRE(std::isfinite(e.value));
+    for (const Location* loc : {&e.dst, &e.src}) {
+      if (loc->space.kind == SpaceKind::none) continue;
+      REQUIRE(loc->index >= 0);
+      if (loc->space.kind != SpaceKind::buffer) REQUIRE(loc->index < l.block);
+      if (loc->space.kind == SpaceKind::buffer) {
+        REQUIRE((loc->space.buffer >= 0 && loc->space.buffer < static_cast<int>(t.buffers.size())));
+        if (loc->space.buffer == t.input_buffer()) REQUIRE(loc->index < t.n);
+      }
+    }
+  }
+}
+
+// Parses `text`; a success must pass the oracle and give a self-consistent DAG, a failure one
+// line naming the file.
+void check_outcome(const std::string& text) {
+  try {
+    const Trace t = parse_trace(text, "fuzz.json");
+    check_valid(t);
+    for (const auto& n : t.dag.nodes) {
+      for (int p : n.parents()) REQUIRE((p >= 0 && p < n.id));
+    }
+    REQUIRE(t.dag.nodes.size() <= t.input.size() + t.events.size());
+    ++accepted;
+  } catch (const TraceError& e) {
+    const std::string msg = e.what();
+    REQUIRE(msg.rfind("fuzz.json: ", 0) == 0);
+    REQUIRE(msg.find('\n') == std::string::npos);
+    REQUIRE(msg.size() < 600);
+    ++refused;
+  }
+}
+
+// Byte ranges of the JSON number literals in `text` (outside strings).
+std::vector<std::pair<std::size_t, std::size_t>> number_spans(const std::string& text) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t j = i + 1;
+      while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.' || text[j] == 'e' ||
+                                 text[j] == 'E' || text[j] == '+' || text[j] == '-')) {
+        ++j;
+      }
+      out.emplace_back(i, j);
+      i = j - 1;
+    }
+  }
+  return out;
+}
+
+const char* const kHostile[] = {
+    "1e999",  "-1",     "-2147483649", "2147483648", "18446744073709551616", "9223372036854775807", "-9223372036854775808",
+    "\"NaN\"", "null",  "0.5",         "[]",         "{}",                   "1e308",               "-0",
+    "true",   "\"\"",   "0",   "1000000000",  "[[[[[[[[[[]]]]]]]]]]",               "4294967295", "\"1\""};
+
+}  // namespace
+
+TEST_CASE("truncating a small trace at every byte offset never crashes", "[fuzz]") {
+  const std::string text = test::read_text(test::data_path("interleaved8.json"));
+  REQUIRE(text.size() > 100);
+  accepted = refused = 0;
+  for (std::size_t cut = 0; cut < text.size(); ++cut) check_outcome(text.substr(0, cut));
+  check_outcome(text);
+  REQUIRE(refused >= static_cast<int>(text.size()) - 2);  // only the whole file (or its trailing newline gone) loads
+}
+
+TEST_CASE("replacing each number with hostile values never crashes", "[fuzz]") {
+  for (const char* file : {"interleaved8.json", "seq8_two_launches.json"}) {
+    const std::string text = test::read_text(test::data_path(file));
+    const auto spans = number_spans(text);
+    REQUIRE(spans.size() > 50);
+    for (const auto& [b, e] : spans) {
+      for (const char* h : kHostile) check_outcome(text.substr(0, b) + h + text.substr(e));
+    }
+  }
+}
+
+TEST_CASE("flipping random bytes never crashes", "[fuzz]") {
+  std::mt19937 rng(20240601);
+  for (const char* file : {"interleaved8.json", "seq8_two_launches.json"}) {
+    const std::string text = test::read_text(test::data_path(file));
+    std::uniform_int_distribution<std::size_t> pos(0, text.size() - 1);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::uniform_int_distribution<int> count(1, 8);
+    for (int iter = 0; iter < 4000; ++iter) {
+      std::string m = text;
+      const int k = count(rng);
+      for (int j = 0; j < k; ++j) {
+        const std::size_t p = pos(rng);
+        switch (byte(rng) % 4) {
+          case 0: m[p] = static_cast<char>(byte(rng)); break;                        // any byte
+          case 1: m[p] = "[]{}\",:0-9e."[static_cast<std::size_t>(byte(rng)) % 13]; break;  // structure
+          case 2: m.erase(p, std::min<std::size_t>(m.size() - p, static_cast<std::size_t>(count(rng)))); break;
+          default: m.insert(p, m.substr(pos(rng) % m.size(), static_cast<std::size_t>(count(rng)) * 4)); break;
+        }
+        if (m.empty()) break;
+        pos = std::uniform_int_distribution<std::size_t>(0, m.size() - 1);
+      }
+      pos = std::uniform_int_distribution<std::size_t>(0, text.size() - 1);
+      check_outcome(m);
+    }
+  }
+}
+
+TEST_CASE("deleting any field or replacing any value with another type never crashes", "[fuzz]") {
+  const json doc = json::parse(test::read_text(test::data_path("seq8_two_launches.json")));
+  const json replacements[] = {nullptr, "x", -1, 1e300, json::array(), json::object(), true, 0.25,
+                               std::numeric_limits<std::int64_t>::min()};
+  for (const auto& [key, value] : doc.items()) {
+    json d = doc;
+    d.erase(key);
+    check_outcome(d.dump());
+    for (const auto& r : replacements) {
+      json e = doc;
+      e[key] = r;
+      check_outcome(e.dump());
+    }
+  }
+  for (std::size_t l = 0; l < doc["launches"].size(); ++l) {
+    for (const auto& [key, value] : doc["launches"][l].items()) {
+      json d = doc;
+      d["launches"][l].erase(key);
+      check_outcome(d.dump());
+      for (const auto& r : replacements) {
+        json e = doc;
+        e["launches"][l][key] = r;
+        check_outcome(e.dump());
+      }
+    }
+  }
+  for (std::size_t ev = 0; ev < doc["events"].size(); ++ev) {
+    for (std::size_t f = 0; f < 11; ++f) {
+      json d = doc;
+      d["events"][ev].erase(f);
+      check_outcome(d.dump());
+      for (const auto& r : replacements) {
+        json e = doc;
+        e["events"][ev][f] = r;
+        check_outcome(e.dump());
+      }
+    }
+  }
+}
+
+TEST_CASE("deep nesting and absurd claims are refused", "[fuzz]") {
+  const std::string text = test::read_text(test::data_path("interleaved8.json"));
+  for (int depth : {10, 31, 33, 1000, 1000000}) {
+    check_outcome(std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']'));
+    check_outcome(std::string(static_cast<std::size_t>(depth), '{'));
+    // A deep value inside an otherwise valid trace.
+    const std::size_t at = text.find("\"variant\": \"\"");
+    check_outcome(text.substr(0, at) + "\"variant\": " + std::string(static_cast<std::size_t>(depth), '[') +
+                  std::string(static_cast<std::size_t>(depth), ']') + text.substr(at + 13));
+  }
+  json doc = json::parse(text);
+  doc["capacity"] = 1000000000000000LL;
+  check_outcome(doc.dump());
+  doc["n"] = 1000000000;
+  check_outcome(doc.dump());
+}
+
+TEST_CASE("the regression corpus: inputs that once found bugs", "[fuzz]") {
+  namespace fs = std::filesystem;
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(RL_TRACE_TEST_CORPUS)) {
+    if (!entry.is_regular_file() || entry.path().filename() == "README.md") continue;
+    INFO(entry.path().string());
+    check_outcome(test::read_text(entry.path().string()));
+    ++files;
+  }
+  REQUIRE(files > 0);
+}
