@@ -1,0 +1,63 @@
+#include <catch2/catch.hpp>
+
+#include "viewer/results_model.h"
+
+using namespace rl::viewer;
+
+namespace {
+const std::string kData = std::string(RL_REPO_ROOT) + "/viewer/testdata/";
+}
+
+TEST_CASE("a real ladder file becomes one series per (lesson, variant) plus ceiling and CUB", "[results]") {
+  const ResultsFile f = load_results(kData + "ladder-224.json");
+  REQUIRE(f.device == "NVIDIA H100 80GB HBM3");
+  REQUIRE(f.theoretical_gbps);
+  REQUIRE(!f.runs.empty());
+  const auto series = build_series({f});
+  REQUIRE(series.size() >= 3);
+  REQUIRE(series.front().lesson == 1);
+  REQUIRE(series.front().label == "01 interleaved_divergent");
+  REQUIRE(series[series.size() - 2].kind == SeriesKind::ceiling);
+  REQUIRE(series.back().kind == SeriesKind::cub);
+  REQUIRE(series.front().points.size() == 1);
+  REQUIRE(series.front().points[0].n == 16777216);
+  REQUIRE(series.front().points[0].gbps == Approx(373.92).epsilon(1e-3));
+}
+
+TEST_CASE("several files merge into series over n, sorted", "[results]") {
+  std::vector<ResultsFile> files;
+  for (const char* name : {"ladder-228.json", "ladder-220.json", "ladder-224.json"}) files.push_back(load_results(kData + name));
+  const auto series = build_series(files);
+  const auto sizes = sizes_of(series);
+  // The 2^28 file's runs failed verification and carry no gbps: only its baselines plot.
+  REQUIRE(sizes == std::vector<double>{1 << 20, 1 << 24});
+  REQUIRE(series[series.size() - 2].points.back().n == 1 << 28);
+  for (const auto& s : series) {
+    for (std::size_t i = 1; i < s.points.size(); ++i) REQUIRE(s.points[i - 1].n < s.points[i].n);
+  }
+  const auto bars = bars_at(series, 1 << 24, false);
+  REQUIRE(!bars.empty());
+  REQUIRE(bars[0].speedup == Approx(1.0));
+  for (const auto& b : bars) REQUIRE(b.pct_of_ceiling > 0);
+}
+
+TEST_CASE("results files with the wrong schema, version or types are refused on one line", "[results]") {
+  auto refusal = [](const std::string& text) {
+    try {
+      parse_results(text, "r.json");
+    } catch (const ResultsError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  REQUIRE(refusal(R"({"schema":"reducelab.trace","version":1,"runs":[]})") == "r.json: schema is \"reducelab.trace\", not \"reducelab.results\"");
+  REQUIRE(refusal(R"({"schema":"reducelab.results","version":2,"runs":[]})") == "r.json: version is 2, only version 1 is understood");
+  REQUIRE(refusal(R"({"schema":"reducelab.results","version":1})") == "r.json: missing field 'runs'");
+  REQUIRE(refusal(R"({"schema":"reducelab.results","version":1,"runs":[{"lesson":1,"slug":"a","n":"big"}]})") ==
+          "r.json: run 0: n must be a finite number");
+  REQUIRE(refusal("{").rfind("r.json: not valid JSON", 0) == 0);
+  REQUIRE(refusal(std::string(10000, '[')) == "r.json: nesting deeper than 64 levels");
+  REQUIRE(refusal(R"({"schema":"reducelab.results","version":1,"runs":[]})").empty());
+  REQUIRE(format_size(1 << 24) == "2^24");
+  REQUIRE(format_size(1000) == "1000");
+}

@@ -1,0 +1,84 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "../trace/synthetic_trace.h"
+#include "common/trace/trace_loader.h"
+#include "viewer/tree_layout.h"
+
+using namespace rl;
+using namespace rl::viewer;
+
+namespace {
+
+void check_layout(const Trace& t) {
+  const TreeLayout lay = layout_tree(t);
+  REQUIRE(lay.nodes.size() == t.dag.nodes.size());
+  std::map<float, std::vector<float>> rows;
+  for (const auto& n : lay.nodes) {
+    REQUIRE(std::isfinite(n.x));
+    REQUIRE(std::isfinite(n.y));
+    REQUIRE(n.x >= 0);
+    REQUIRE(n.x < lay.width);
+    REQUIRE(n.y >= 0);
+    REQUIRE(n.y < static_cast<float>(lay.rows));
+    rows[n.y].push_back(n.x);
+    const DagNode& d = t.dag.nodes[static_cast<std::size_t>(n.node)];
+    for (int p : d.parents()) REQUIRE(lay.nodes[static_cast<std::size_t>(p)].y < n.y);  // above its parents
+    if (d.is_leaf()) {
+      REQUIRE(n.y == 0);
+      REQUIRE(n.frame == -1);
+    } else {
+      REQUIRE(n.frame >= 0);
+      REQUIRE(n.frame < static_cast<int>(lay.frames.size()));
+    }
+  }
+  // Leaves in input order.
+  for (int i = 1; i < t.dag.leaf_count; ++i) {
+    REQUIRE(lay.nodes[static_cast<std::size_t>(i - 1)].x < lay.nodes[static_cast<std::size_t>(i)].x);
+  }
+  // No overlap within a row.
+  for (auto& [y, xs] : rows) {
+    std::sort(xs.begin(), xs.end());
+    for (std::size_t i = 1; i < xs.size(); ++i) REQUIRE(xs[i] - xs[i - 1] >= 1.f - 1e-4f);
+  }
+  // Frames in (launch, step) order; a later launch is above an earlier one.
+  for (std::size_t i = 1; i < lay.frames.size(); ++i) {
+    REQUIRE(std::pair{lay.frames[i - 1].launch, lay.frames[i - 1].step} < std::pair{lay.frames[i].launch, lay.frames[i].step});
+    REQUIRE(lay.frames[i].first_row >= lay.frames[i - 1].first_row + lay.frames[i - 1].rows);
+  }
+  for (const auto& e : lay.edges) REQUIRE(lay.nodes[static_cast<std::size_t>(e.from)].y < lay.nodes[static_cast<std::size_t>(e.to)].y);
+}
+
+}  // namespace
+
+TEST_CASE("layout of the hand-written traces", "[layout]") {
+  const Trace t = load_trace(std::string(RL_REPO_ROOT) + "/tests/trace/data/seq8_two_launches.json");
+  check_layout(t);
+  const TreeLayout lay = layout_tree(t);
+  REQUIRE(lay.frames.size() == 7);
+  REQUIRE(lay.frames[4].launch == 1);
+  // Block 1's subtree sits right of block 0's: its step-1 combine at shared[0] is over leaf 4.
+  for (const auto& n : t.dag.nodes) {
+    if (n.launch == 0 && n.step == 1 && n.block == 1 && n.thread == 0) REQUIRE(lay.nodes[static_cast<std::size_t>(n.id)].x == 4);
+  }
+  // The final node is on the top row.
+  REQUIRE(lay.nodes[static_cast<std::size_t>(t.dag.final_node)].y == static_cast<float>(lay.rows - 1));
+  check_layout(load_trace(std::string(RL_REPO_ROOT) + "/tests/trace/data/interleaved8.json"));
+}
+
+TEST_CASE("layout of synthetic and recorded traces", "[layout]") {
+  using test::Pattern;
+  for (Pattern p : {Pattern::sequential, Pattern::interleaved_divergent, Pattern::interleaved_strided}) {
+    check_layout(parse_trace(test::synthetic_trace(p, 1024, 256), "s.json"));
+  }
+  check_layout(parse_trace(test::synthetic_trace(Pattern::warp_shuffle, 32, 32), "s.json"));
+  const std::filesystem::path assets = std::filesystem::path(RL_REPO_ROOT) / "assets" / "traces";
+  if (std::filesystem::is_directory(assets)) {
+    for (const auto& e : std::filesystem::directory_iterator(assets)) {
+      INFO(e.path().string());
+      check_layout(load_trace(e.path().string()));
+    }
+  }
+}

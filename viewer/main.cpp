@@ -1,0 +1,185 @@
+// reducelab_viewer: the ladder's throughput and the reduction trees, in one window.
+//   reducelab_viewer [--results FILE]... [--trace FILE]... [--view throughput|bars|tree] [--step K]
+//                    [--screenshot FILE.png] [--size WxH] [--source-root DIR] [--measure-fps SECONDS]
+#include <CLI/CLI.hpp>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <regex>
+#include <string>
+
+#include "viewer/app.h"
+#include "viewer/screenshot.h"
+
+namespace {
+
+std::string glfw_error;  // the last GLFW error, for the one-line message
+
+void on_glfw_error(int, const char* description) { glfw_error = description ? description : "unknown GLFW error"; }
+
+void on_drop(GLFWwindow* window, int count, const char** paths) {
+  auto* app = static_cast<rl::viewer::App*>(glfwGetWindowUserPointer(window));
+  std::vector<std::string> files;
+  for (int i = 0; i < count; ++i) files.emplace_back(paths[i]);
+  app->drop(files);
+}
+
+std::string one_line(std::string s) {
+  for (char& c : s) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  rl::viewer::AppOptions opt;
+  std::string screenshot, size = "1280x800";
+  double measure_fps = 0;
+  CLI::App cli{"ReduceLab viewer: throughput of the ladder and the recorded reduction trees"};
+  cli.add_option("--results", opt.results, "a results JSON (reducelab.results); repeatable");
+  cli.add_option("--trace", opt.traces, "a trace JSON (reducelab.trace); repeatable, two are shown side by side");
+  cli.add_option("--step", opt.step, "the step (frame) of the trees to show")->check(CLI::NonNegativeNumber);
+  cli.add_option("--view", opt.view, "throughput, bars or tree")->check(CLI::IsMember({"throughput", "bars", "tree"}));
+  cli.add_option("--screenshot", screenshot, "render offscreen, write this PNG and exit");
+  cli.add_option("--size", size, "window size WxH (default 1280x800)");
+  cli.add_option("--source-root", opt.source_root, "where the traces' kernel sources are (default: the repository)");
+  cli.add_option("--measure-fps", measure_fps, "play the tree animation this many seconds with vsync off and print the fps")
+      ->check(CLI::Range(0.1, 600.0));
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return cli.exit(e);
+    std::cerr << "error: " << one_line(e.what()) << "\n";
+    return 2;
+  }
+  std::smatch m;
+  if (!std::regex_match(size, m, std::regex(R"((\d{2,5})x(\d{2,5}))"))) {
+    std::cerr << "error: --size must be WxH, e.g. 1280x800\n";
+    return 2;
+  }
+  const int width = std::stoi(m[1]), height = std::stoi(m[2]);
+  if (width < 200 || height < 150 || width > 8192 || height > 8192) {
+    std::cerr << "error: --size must be between 200x150 and 8192x8192\n";
+    return 2;
+  }
+  const bool offscreen = !screenshot.empty() || measure_fps > 0;
+  opt.screenshot = !screenshot.empty();
+  opt.loop = measure_fps > 0;
+
+  glfwSetErrorCallback(on_glfw_error);
+  if (!glfwInit()) {
+    std::cerr << "error: no display: " << one_line(glfw_error) << "\n";
+    return 2;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  glfwWindowHint(GLFW_VISIBLE, offscreen ? GLFW_FALSE : GLFW_TRUE);
+  glfwWindowHint(GLFW_RESIZABLE, offscreen ? GLFW_FALSE : GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(width, height, "ReduceLab viewer", nullptr, nullptr);
+  if (!window) {
+    std::cerr << "error: no display: cannot create an OpenGL 3.0 window: " << one_line(glfw_error) << "\n";
+    glfwTerminate();
+    return 2;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(measure_fps > 0 ? 0 : 1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  ImGui::StyleColorsDark();
+  ImGui::GetStyle().FrameRounding = 3.f;
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 130");
+
+  int rc = 0;
+  {
+    rl::viewer::App app(opt);
+    glfwSetWindowUserPointer(window, &app);
+    glfwSetDropCallback(window, on_drop);
+    for (const auto& f : opt.results) app.load(f);
+    for (const auto& f : opt.traces) app.load(f);
+    if (opt.results.empty() && opt.traces.empty()) app.load_defaults();
+    app.start();
+    if (measure_fps > 0) {
+      app.set_view(rl::viewer::View::tree);
+      app.playback().set_speed(4);
+      app.playback().play();
+    }
+
+    auto render = [&](double dt) {
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      if (offscreen) io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
+      ImGui::NewFrame();
+      app.frame(io.DisplaySize, dt);
+      ImGui::Render();
+      int fw, fh;
+      glfwGetFramebufferSize(window, &fw, &fh);
+      glViewport(0, 0, fw, fh);
+      glClearColor(0.094f, 0.094f, 0.118f, 1.f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    };
+
+    using clock = std::chrono::steady_clock;
+    if (!screenshot.empty()) {
+      // A few frames so that ImGui's layout settles, then read the last one back.
+      for (int i = 0; i < 4; ++i) {
+        glfwPollEvents();
+        render(0.0);
+        if (i < 3) glfwSwapBuffers(window);
+      }
+      int fw, fh;
+      glfwGetFramebufferSize(window, &fw, &fh);
+      const std::string err = rl::viewer::write_framebuffer_png(screenshot, fw, fh);
+      if (!err.empty()) {
+        std::cerr << "error: screenshot: " << err << "\n";
+        rc = 1;
+      }
+    } else if (measure_fps > 0) {
+      const auto t0 = clock::now();
+      auto last = t0;
+      long frames = 0;
+      while (!glfwWindowShouldClose(window)) {
+        glfwPollEvents();
+        const auto now = clock::now();
+        const double elapsed = std::chrono::duration<double>(now - t0).count();
+        if (elapsed >= measure_fps) break;
+        render(std::chrono::duration<double>(now - last).count());
+        last = now;
+        glfwSwapBuffers(window);
+        ++frames;
+      }
+      glFinish();
+      const double secs = std::chrono::duration<double>(clock::now() - t0).count();
+      std::printf("fps: %.1f (%ld frames in %.2f s, %zu trace%s, %dx%d, renderer %s)\n", static_cast<double>(frames) / secs,
+                  frames, secs, app.trace_count(), app.trace_count() == 1 ? "" : "s", width, height,
+                  reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+    } else {
+      auto last = clock::now();
+      while (!glfwWindowShouldClose(window)) {
+        if (app.playback().playing()) glfwPollEvents();
+        else glfwWaitEventsTimeout(0.1);
+        const auto now = clock::now();
+        render(std::chrono::duration<double>(now - last).count());
+        last = now;
+        glfwSwapBuffers(window);
+      }
+    }
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return rc;
+}

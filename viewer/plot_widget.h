@@ -1,0 +1,36 @@
+#pragma once
+// A small line plot on ImDrawList: log2 x axis, linear y axis, ticks, grid, a legend whose entries
+// toggle their series, a tooltip with the exact figures of the point under the mouse, and an
+// optional horizontal reference line.
+#include <imgui.h>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace rl::viewer {
+
+struct PlotLine {
+  std::string label;
+  ImU32 color = IM_COL32_WHITE;
+  std::vector<double> xs, ys;
+  std::vector<std::string> notes;  // optional extra tooltip text per point
+  bool dashed = false;
+  float thickness = 2.f;
+};
+
+struct PlotOptions {
+  std::string x_label = "n (elements)";
+  std::string y_label = "GB/s";
+  std::optional<double> reference_y;
+  std::string reference_label;
+};
+
+class LinePlot {
+ public:
+  void draw(const char* id, ImVec2 size, const std::vector<PlotLine>& lines, const PlotOptions& options);
+  std::set<std::string> hidden;  // labels of series switched off in the legend
+};
+
+}  // namespace rl::viewer

@@ -1,0 +1,252 @@
+#include "viewer/results_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace rl::viewer {
+namespace {
+
+using nlohmann::json;
+
+std::string one_line(std::string s) {
+  for (char& c : s) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+  }
+  if (s.size() > 300) s = s.substr(0, 300) + "...";
+  return s;
+}
+
+struct Reader {
+  std::string name;
+  [[noreturn]] void fail(const std::string& what) const { throw ResultsError(one_line(name + ": " + what)); }
+
+  const json& need(const json& o, const char* key, const std::string& where) const {
+    auto it = o.find(key);
+    if (it == o.end()) fail(where + "missing field '" + key + "'");
+    return *it;
+  }
+  std::string str(const json& o, const char* key, const std::string& where) const {
+    const json& v = need(o, key, where);
+    if (!v.is_string()) fail(where + key + " must be a string");
+    return v.get<std::string>();
+  }
+  std::string str_or(const json& o, const char* key, const std::string& fallback) const {
+    auto it = o.find(key);
+    return it != o.end() && it->is_string() ? it->get<std::string>() : fallback;
+  }
+  double num(const json& o, const char* key, const std::string& where) const {
+    const json& v = need(o, key, where);
+    if (!v.is_number() || !std::isfinite(v.get<double>())) fail(where + key + " must be a finite number");
+    return v.get<double>();
+  }
+  std::optional<double> opt(const json& o, const char* key, const std::string& where) const {
+    auto it = o.find(key);
+    if (it == o.end() || it->is_null()) return std::nullopt;
+    if (!it->is_number() || !std::isfinite(it->get<double>())) fail(where + key + " must be a finite number");
+    return it->get<double>();
+  }
+};
+
+}  // namespace
+
+ResultsFile parse_results(std::string_view text, const std::string& name) {
+  Reader r{name};
+  if (text.size() > (std::size_t{256} << 20)) r.fail("file is over the 256 MiB limit");
+  int depth = 0;
+  bool in_str = false, esc = false;
+  for (char c : text) {  // refuse absurd nesting before the parser sees it
+    if (in_str) {
+      if (esc) esc = false;
+      else if (c == '\\') esc = true;
+      else if (c == '"') in_str = false;
+    } else if (c == '"') {
+      in_str = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > 64) r.fail("nesting deeper than 64 levels");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::exception& e) {
+    std::string what = e.what();
+    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    r.fail("not valid JSON: " + what);
+  }
+  if (!doc.is_object()) r.fail("the top level must be an object");
+  const std::string schema = r.str(doc, "schema", "");
+  if (schema != "reducelab.results") r.fail("schema is \"" + schema + "\", not \"reducelab.results\"");
+  const json& version = r.need(doc, "version", "");
+  if (!version.is_number_integer() || version.get<std::int64_t>() != 1) {
+    r.fail("version is " + version.dump() + ", only version 1 is understood");
+  }
+  ResultsFile f;
+  f.path = name;
+  f.backend = r.str_or(doc, "backend", "");
+  f.created_utc = r.str_or(doc, "created_utc", "");
+  if (auto d = doc.find("device"); d != doc.end() && d->is_object()) {
+    f.device = r.str_or(*d, "name", "");
+    f.theoretical_gbps = r.opt(*d, "theoretical_gbps", "device.");
+  }
+  const json& runs = r.need(doc, "runs", "");
+  if (!runs.is_array()) r.fail("runs must be an array");
+  try {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const std::string where = "run " + std::to_string(i) + ": ";
+      const json& o = runs[i];
+      if (!o.is_object()) r.fail(where + "must be an object");
+      RunRow row;
+      const double lesson = r.num(o, "lesson", where);
+      if (lesson < 0 || lesson > 1000 || lesson != std::floor(lesson)) r.fail(where + "lesson must be an integer 0..1000");
+      row.lesson = static_cast<int>(lesson);
+      row.slug = r.str(o, "slug", where);
+      row.title = r.str_or(o, "title", row.slug);
+      row.variant = r.str_or(o, "variant", "");
+      row.backend = r.str_or(o, "backend", f.backend);
+      row.n = r.num(o, "n", where);
+      if (row.n < 1) r.fail(where + "n must be at least 1");
+      if (auto b = r.opt(o, "block", where)) row.block = static_cast<int>(std::clamp(*b, 0.0, 1e6));
+      if (auto v = o.find("verified"); v != o.end() && v->is_boolean()) row.verified = v->get<bool>();
+      row.gbps = r.opt(o, "gbps", where);
+      row.pct_of_ceiling = r.opt(o, "pct_of_ceiling", where);
+      row.vs_cub = r.opt(o, "vs_cub", where);
+      if (auto t = o.find("time"); t != o.end() && t->is_object()) row.median_ms = r.opt(*t, "median_ms", where + "time.");
+      f.runs.push_back(std::move(row));
+    }
+    if (auto b = doc.find("baselines"); b != doc.end()) {
+      if (!b->is_array()) r.fail("baselines must be an array");
+      for (std::size_t i = 0; i < b->size(); ++i) {
+        const std::string where = "baseline " + std::to_string(i) + ": ";
+        const json& o = (*b)[i];
+        if (!o.is_object()) r.fail(where + "must be an object");
+        BaselineRow row;
+        row.n = r.num(o, "n", where);
+        row.stream_read_gbps = r.opt(o, "stream_read_gbps", where);
+        row.copy_gbps = r.opt(o, "copy_gbps", where);
+        row.cub_gbps = r.opt(o, "cub_gbps", where);
+        f.baselines.push_back(row);
+      }
+    }
+  } catch (const json::exception& e) {
+    r.fail(std::string("unexpected content: ") + e.what());
+  }
+  return f;
+}
+
+ResultsFile load_results(const std::string& path) {
+  Reader r{path};
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) r.fail(std::filesystem::exists(path, ec) ? "not a regular file" : "no such file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) r.fail("cannot open it");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return parse_results(s.str(), path);
+}
+
+std::string format_size(double n) {
+  const double l = std::log2(n);
+  if (n >= 1 && l == std::floor(l)) return "2^" + std::to_string(static_cast<int>(l));
+  std::ostringstream s;
+  s << static_cast<long long>(n);
+  return s.str();
+}
+
+std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
+  std::map<std::pair<int, std::string>, Series> lessons;
+  std::map<double, SeriesPoint> ceiling, cub;
+  for (const auto& f : files) {
+    for (const auto& run : f.runs) {
+      if (!run.gbps) continue;
+      Series& s = lessons[{run.lesson, run.variant}];
+      s.kind = SeriesKind::lesson;
+      s.lesson = run.lesson;
+      s.variant = run.variant;
+      char num[8];
+      std::snprintf(num, sizeof num, "%02d", run.lesson);
+      s.label = std::string(num) + " " + run.slug + (run.variant.empty() ? "" : " / " + run.variant);
+      s.title = run.title;
+      SeriesPoint p;
+      p.n = run.n;
+      p.gbps = *run.gbps;
+      p.pct_of_ceiling = run.pct_of_ceiling.value_or(-1);
+      p.vs_cub = run.vs_cub.value_or(-1);
+      p.median_ms = run.median_ms.value_or(-1);
+      p.verified = run.verified;
+      auto it = std::find_if(s.points.begin(), s.points.end(), [&](const SeriesPoint& q) { return q.n == p.n; });
+      if (it != s.points.end()) *it = p;
+      else s.points.push_back(p);
+    }
+    for (const auto& b : f.baselines) {
+      if (b.stream_read_gbps) ceiling[b.n] = {b.n, *b.stream_read_gbps, 100, -1, -1, true};
+      if (b.cub_gbps) cub[b.n] = {b.n, *b.cub_gbps, -1, 1, -1, true};
+    }
+  }
+  std::vector<Series> out;
+  for (auto& [key, s] : lessons) {
+    std::sort(s.points.begin(), s.points.end(), [](const SeriesPoint& a, const SeriesPoint& b) { return a.n < b.n; });
+    out.push_back(std::move(s));
+  }
+  auto add = [&](SeriesKind kind, const char* label, const char* title, const std::map<double, SeriesPoint>& pts) {
+    if (pts.empty()) return;
+    Series s;
+    s.kind = kind;
+    s.label = label;
+    s.title = title;
+    for (const auto& [n, p] : pts) s.points.push_back(p);
+    out.push_back(std::move(s));
+  };
+  add(SeriesKind::ceiling, "ceiling (stream read)", "Streaming read of the same n: the memory ceiling", ceiling);
+  add(SeriesKind::cub, "CUB", "cub::DeviceReduce::Sum", cub);
+  return out;
+}
+
+std::vector<double> sizes_of(const std::vector<Series>& series) {
+  std::vector<double> out;
+  for (const auto& s : series) {
+    if (s.kind != SeriesKind::lesson) continue;
+    for (const auto& p : s.points) out.push_back(p.n);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<Bar> bars_at(const std::vector<Series>& series, double n, bool include_variants) {
+  auto at = [&](const Series& s) -> const SeriesPoint* {
+    for (const auto& p : s.points) {
+      if (p.n == n) return &p;
+    }
+    return nullptr;
+  };
+  double base = 0, ceil = 0;
+  for (const auto& s : series) {
+    const SeriesPoint* p = at(s);
+    if (!p) continue;
+    if (s.kind == SeriesKind::lesson && s.lesson == 1 && s.variant.empty()) base = p->gbps;
+    if (s.kind == SeriesKind::ceiling) ceil = p->gbps;
+  }
+  std::vector<Bar> out;
+  for (const auto& s : series) {
+    if (s.kind != SeriesKind::lesson || (!include_variants && !s.variant.empty())) continue;
+    const SeriesPoint* p = at(s);
+    if (!p) continue;
+    Bar b;
+    b.label = s.label;
+    b.title = s.title;
+    b.gbps = p->gbps;
+    b.speedup = base > 0 ? p->gbps / base : 0;
+    b.pct_of_ceiling = p->pct_of_ceiling >= 0 ? p->pct_of_ceiling : (ceil > 0 ? 100.0 * p->gbps / ceil : 0);
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+}  // namespace rl::viewer

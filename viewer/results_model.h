@@ -1,0 +1,83 @@
+#pragma once
+// Results files (schema `reducelab.results` v1, common/RESULTS.md) as plot-ready series: one per
+// (lesson, variant) of (n, GB/s), plus the streaming-read ceiling and CUB from `baselines`.
+// No ImGui here.
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rl::viewer {
+
+class ResultsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunRow {
+  int lesson = 0;
+  std::string slug, title, variant, backend;
+  double n = 0;
+  int block = 0;
+  bool verified = false;
+  std::optional<double> median_ms, gbps, pct_of_ceiling, vs_cub;
+};
+
+struct BaselineRow {
+  double n = 0;
+  std::optional<double> stream_read_gbps, copy_gbps, cub_gbps;
+};
+
+struct ResultsFile {
+  std::string path;
+  std::string backend, device, created_utc;
+  std::optional<double> theoretical_gbps;  // the device's DRAM peak, when reported
+  std::vector<RunRow> runs;
+  std::vector<BaselineRow> baselines;
+};
+
+ResultsFile parse_results(std::string_view text, const std::string& name);
+ResultsFile load_results(const std::string& path);
+
+struct SeriesPoint {
+  double n = 0;
+  double gbps = 0;
+  double pct_of_ceiling = -1;  // -1: unknown
+  double vs_cub = -1;
+  double median_ms = -1;
+  bool verified = true;
+};
+
+enum class SeriesKind { lesson, ceiling, cub };
+
+struct Series {
+  SeriesKind kind = SeriesKind::lesson;
+  int lesson = 0;
+  std::string variant;
+  std::string label;  // "03 sequential_addressing", "08 warp_shuffle / butterfly", "ceiling (stream read)"
+  std::string title;
+  std::vector<SeriesPoint> points;  // sorted by n, one per n
+};
+
+// Merges every file's runs: one series per (lesson, variant), in lesson order, then the ceiling
+// and CUB. A later file's point at the same n replaces an earlier one.
+std::vector<Series> build_series(const std::vector<ResultsFile>& files);
+
+// Every n that some lesson series has a point at, ascending.
+std::vector<double> sizes_of(const std::vector<Series>& series);
+
+struct Bar {
+  std::string label;
+  std::string title;
+  double gbps = 0;
+  double speedup = 0;         // over lesson 01 at the same n (0: lesson 01 not measured there)
+  double pct_of_ceiling = 0;  // from the run; or from the ceiling series; 0 when unknown
+};
+
+// The ladder at one size: the lessons' own kernels (variant "") plus variants, in lesson order.
+std::vector<Bar> bars_at(const std::vector<Series>& series, double n, bool include_variants);
+
+std::string format_size(double n);  // "2^24" for powers of two, else the number
+
+}  // namespace rl::viewer
