@@ -2,7 +2,10 @@
 # Installs, with apt, whichever of ReduceLab's Debian packages are missing; does nothing when all
 # are there, so the README's commands can call it every time. Source it or run it.
 set -euo pipefail
-packages=(cmake ninja-build g++ libboost-context-dev catch2 libcli11-dev nlohmann-json3-dev)
+packages=(cmake ninja-build g++ pkg-config libboost-context-dev catch2 libcli11-dev nlohmann-json3-dev)
+# The viewer: Dear ImGui (its GLFW and OpenGL3 backends are inside libimgui.a), GLFW, stb for PNGs,
+# and Xvfb with Mesa's software renderer so its screenshot tests run without a display.
+packages+=(libimgui-dev libglfw3-dev libstb-dev xvfb xauth libgl1-mesa-dri)
 packages+=("$@")
 missing=()
 for p in "${packages[@]}"; do
