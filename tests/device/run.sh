@@ -60,6 +60,10 @@ for step in "${steps[@]}"; do
           || { echo "$name: trace failed: $(cat "$out/traces/$name.err")"; }
         rm -f "$out/traces/$name.err"
       done
+      # Lessons 01-03 again with eight warps a block, where divergence and bank conflicts show.
+      for exe in $build/bin/0[123]_*; do
+        "$exe" --trace "$out/traces/$(basename "$exe").b256.h100.json" --n 512 --block 256 --check-only >/dev/null
+      done
       ls "$out/traces"
       tar -C "$out" -czf "$out/traces.tgz" traces && rm -rf "$out/traces"
       ;;
