@@ -29,7 +29,8 @@ void print_ladder_table(std::ostream& out, const std::vector<CaseResult>& result
       row.push_back(duration(ms));
       row.push_back(simulated ? "-" : fixed(r.gbps, 0));
       row.push_back(gpu_figures && baseline->ceiling ? fixed(100.0 * r.gbps / baseline->ceiling->read_gbps, 1) : "-");
-      row.push_back(first_ms > 0 ? fixed(first_ms / ms, 2) : "-");
+      // A simulated speed-up is the CPU's, not the GPU's: no ratio is shown for it.
+      row.push_back(first_ms > 0 && !simulated ? fixed(first_ms / ms, 2) : "-");
       row.push_back(gpu_figures && baseline->cub ? fixed(baseline->cub->ms.median / ms, 2) : "-");
     } else {
       row.insert(row.end(), {"-", "-", "-", "-", "-"});
