@@ -6,6 +6,7 @@
 #include "common/cuda_compat.h"
 #include "common/trace/recorder.h"
 #include "common/tree_passes.h"
+#include "lessons/04_first_add_during_load/add_while_loading.cuh"
 #include "lessons/05_unroll_last_warp/warp_reduce_in_shared.cuh"
 
 namespace rl {
@@ -15,15 +16,9 @@ template <class Trace = NoTrace>
 __global__ void unroll_last_warp(const float* in, float* out, std::uint64_t n) {
   float* partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * blockDim.x) + tid;
-  float sum = i < n ? in[i] : 0.0f;
-  if (i < n) Trace::load(0, register_of(tid), global_at(in + i), sum);
-  if (i + blockDim.x < n) {
-    sum += in[i + blockDim.x];
-    Trace::combine(0, register_of(tid), global_at(in + i + blockDim.x), sum);
-  }
-  partial[tid] = sum;
-  if (i < n) Trace::store(0, shared_slot(tid), register_of(tid), sum);
+  const std::uint64_t first = std::uint64_t{blockIdx.x} * (2 * blockDim.x);
+  partial[tid] = add_while_loading<Trace>(in, n, first, blockDim.x);  // lesson 04
+  if (first + tid < n) Trace::store(0, shared_slot(tid), register_of(tid), partial[tid]);
   __syncthreads();
 
   // THE IDEA: the block-wide loop stops at 64 values; below that only warp 0 works, and a warp

@@ -7,6 +7,7 @@
 #include "common/cuda_compat.h"
 #include "common/trace/recorder.h"
 #include "common/tree_passes.h"
+#include "lessons/04_first_add_during_load/add_while_loading.cuh"
 #include "lessons/06_complete_unroll/tree_in_shared.cuh"
 
 namespace rl {
@@ -16,15 +17,9 @@ template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) complete_unroll(const float* in, float* out, std::uint64_t n) {
   float* partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * Block) + tid;  // Block is a constant: 2*Block folds
-  float sum = i < n ? in[i] : 0.0f;
-  if (i < n) Trace::load(0, register_of(tid), global_at(in + i), sum);
-  if (i + Block < n) {
-    sum += in[i + Block];
-    Trace::combine(0, register_of(tid), global_at(in + i + Block), sum);
-  }
-  partial[tid] = sum;
-  if (i < n) Trace::store(0, shared_slot(tid), register_of(tid), sum);
+  const std::uint64_t first = std::uint64_t{blockIdx.x} * (2 * Block);  // Block is a constant: 2*Block folds
+  partial[tid] = add_while_loading<Trace>(in, n, first, Block);          // lesson 04
+  if (first + tid < n) Trace::store(0, shared_slot(tid), register_of(tid), partial[tid]);
   __syncthreads();
   const unsigned level = tree_in_shared<Block, Trace>(partial, tid, 1);  // THE IDEA, in the header beside this one
   if (tid == 0) {
