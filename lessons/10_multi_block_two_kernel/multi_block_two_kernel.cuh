@@ -52,13 +52,20 @@ struct MultiBlockTwoKernel {
   static std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape& s) {
     return persistent_grid(n, block, 2, s) * sizeof(float);
   }
+  // Step 1, shared by both variants: the partials kernel. Returns how many partials it wrote.
+  template <class Trace>
+  static unsigned launch_partials(const float* in, float* partials, std::uint64_t n, unsigned block,
+                                  const DeviceShape& s, void* stream) {
+    const unsigned grid = persistent_grid(n, block, 2, s);
+    launch("block_partials", kernel_for_block<MultiBlockTwoKernel, Trace>(block), dim3(grid), dim3(block), 0, stream,
+           in, partials, n);
+    return grid;
+  }
   template <class Trace>
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
                      void* stream) {
-    const unsigned grid = persistent_grid(n, block, 2, s);
     auto* partials = static_cast<float*>(scratch);
-    launch("block_partials", kernel_for_block<MultiBlockTwoKernel, Trace>(block), dim3(grid), dim3(block), 0, stream,
-           in, partials, n);
+    const unsigned grid = launch_partials<Trace>(in, partials, n, block, s, stream);
     launch("finish_partials", finish_partials<Trace>, dim3(1), dim3(finish_block), 0, stream,
            static_cast<const float*>(partials), out, std::uint64_t{grid});
   }
@@ -75,10 +82,8 @@ struct MultiBlockHostFinish : MultiBlockTwoKernel {
   template <class Trace>
   static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
                      void* stream) {
-    const unsigned grid = persistent_grid(n, block, 2, s);
     auto* partials = static_cast<float*>(scratch);
-    launch("block_partials", kernel_for_block<MultiBlockTwoKernel, Trace>(block), dim3(grid), dim3(block), 0, stream,
-           in, partials, n);
+    const unsigned grid = launch_partials<Trace>(in, partials, n, block, s, stream);
     std::vector<float> host(grid);  // a trace of this variant ends at the partials: the host's adds are not a kernel's
     copy_to_host(host.data(), partials, grid * sizeof(float), stream);
     float total = 0.0f;  // float, in order: the same arithmetic a device finish would do
