@@ -37,6 +37,12 @@ public:
     void* shared_base() const { return smem_; }
     std::size_t shared_bytes() const { return config_.dynamic_smem_bytes; }
     [[noreturn]] void fail(const std::string& what);  // throws KernelError for the current thread
+    // For a fault handler: whether an address lies in the inaccessible page after shared memory,
+    // and which kernel, block and thread are running.
+    bool in_shared_guard(const void* address) const noexcept;
+    const char* kernel_name() const noexcept { return config_.kernel_name; }
+    uint3 block_index() const noexcept { return block_; }
+    uint3 thread_index() const noexcept { return threads_[current_].index; }
 
     // The runner of the block running on this host thread (null outside a launch).
     static BlockRunner* current() noexcept;
@@ -88,8 +94,11 @@ private:
     boost::context::fiber scheduler_;  // held by the running fiber: how to get back
     std::exception_ptr error_;
     std::mt19937 rng_;
-    unsigned char* smem_ = nullptr;
+    unsigned char* smem_ = nullptr;   // dynamic shared memory: its last byte touches guard_
     std::size_t smem_alloc_ = 0;
+    unsigned char* map_ = nullptr;    // the mapping holding smem_ and the guard page after it
+    unsigned char* guard_ = nullptr;
+    std::size_t map_bytes_ = 0;
     BlockRunner* previous_ = nullptr;
 };
 

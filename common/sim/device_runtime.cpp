@@ -1,4 +1,5 @@
 // Kernel-facing entry points: forward to the BlockRunner of this host thread.
+#include <cstdio>
 #include <string>
 
 #include "common/sim/block_runner.h"
@@ -19,6 +20,17 @@ detail::BlockRunner& runner_for(const char* what) {
 void* dynamic_shared_base() { return runner_for("dynamic_shared_base()").shared_base(); }
 
 std::size_t dynamic_shared_bytes() { return runner_for("dynamic_shared_bytes()").shared_bytes(); }
+
+bool describe_fault(const void* address, char* buf, std::size_t size) noexcept {
+    const detail::BlockRunner* r = detail::BlockRunner::current();
+    if (r == nullptr) return false;
+    const uint3 b = r->block_index(), t = r->thread_index();
+    std::snprintf(buf, size, "sim: kernel '%s' block (%u,%u,%u) thread (%u,%u,%u): %s", r->kernel_name(), b.x, b.y, b.z,
+                  t.x, t.y, t.z,
+                  r->in_shared_guard(address) ? "read or wrote past the end of dynamic shared memory"
+                                              : "touched memory it does not own (an out-of-bounds index?)");
+    return true;
+}
 
 void kernel_error(const std::string& what) {
     detail::BlockRunner* r = detail::BlockRunner::current();

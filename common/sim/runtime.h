@@ -13,6 +13,11 @@ void* dynamic_shared_base();
 // Its size in bytes (the launch's dynamic_smem_bytes).
 std::size_t dynamic_shared_bytes();
 
+// For a memory-fault handler (the grader's): writes into buf one line saying which kernel, block
+// and thread faulted at `address`, and whether it lies just past dynamic shared memory. Allocates
+// nothing. Returns false on a host thread that is not running a block.
+bool describe_fault(const void* address, char* buf, std::size_t size) noexcept;
+
 namespace detail {
 
 enum class BarrierOp : unsigned char { plain, count, all, any };
