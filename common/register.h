@@ -29,6 +29,9 @@ void register_lesson() {
   Reducer r{L::lesson, L::slug, L::title, L::variant, this_backend, 0, &L::scratch_bytes,
             &L::template reduce<NoTrace>, &L::depth};
   if constexpr (requires { L::preferred_block; }) r.preferred_block = L::preferred_block;
+#ifdef RL_KERNEL_SOURCE
+  r.source = RL_KERNEL_SOURCE;  // set by reducelab_add_lesson (common/cmake): which file was compiled
+#endif
   if constexpr (!requires { L::gpu_only; }) {
     r.reduce_traced = &L::template reduce<RecordTrace>;
     r.attach_trace = [](const void* b) { attach_trace_buffer(*static_cast<const TraceBuffer*>(b)); };

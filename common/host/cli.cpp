@@ -55,6 +55,10 @@ RunOptionParser::RunOptionParser(CLI::App& app) {
   app.add_option("--sim-schedule", schedule_, "simulator lane order: lane-order, reverse-lanes or shuffled")
       ->capture_default_str();
   app.add_option("--sim-threads", base_.sim_threads, "host threads running simulated blocks (0: all cores)");
+  app.add_flag("--grade", base_.grade, "grade this build's kernel on every graded case; stop at the first failure");
+  hint_ = app.add_option("--hint", base_.hint, "print graded hint 1, 2 or 3 of the lesson's exercise");
+  app.add_option("--case-timeout", base_.case_timeout_s, "--grade: seconds without progress that count as a hang")
+      ->capture_default_str();
 }
 
 RunOptions RunOptionParser::resolve() const {
@@ -87,6 +91,9 @@ RunOptions RunOptionParser::resolve() const {
   if (s == schedules.end())
     throw UsageError("--sim-schedule must be lane-order, reverse-lanes or shuffled (got '" + schedule_ + "')");
   o.schedule = s->second;
+  if (hint_->count() > 0 && o.hint == 0) throw UsageError("--hint counts from 1 (got 0)");
+  if (!(o.case_timeout_s > 0) || o.case_timeout_s > 3600)
+    throw UsageError("--case-timeout must be more than 0 and at most 3600 seconds");
   validate(o);
   return o;
 }

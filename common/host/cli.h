@@ -38,6 +38,9 @@ struct RunOptions {
   std::optional<Backend> backend;  // default: gpu when one is visible, else sim
   SimSchedule schedule = SimSchedule::lane_order;
   unsigned sim_threads = 0;    // host threads for simulated blocks; 0 = all cores
+  bool grade = false;          // run the graded cases and print a verdict (common/host/grade_main.h)
+  unsigned hint = 0;           // print this graded hint of the lesson's exercise and stop
+  double case_timeout_s = 20;  // --grade: seconds without progress after which the kernel counts as hung
 };
 
 // "2^24", "2^24+3", "1000": sizes are often powers of two and their neighbours.
@@ -56,6 +59,7 @@ class RunOptionParser {
   RunOptions base_;
   CLI::Option* reps_ = nullptr;
   CLI::Option* block_opt_ = nullptr;
+  CLI::Option* hint_ = nullptr;
   std::string n_, block_ = "256", backend_, dist_ = "uniform", schedule_ = "lane-order";
 };
 

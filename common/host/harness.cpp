@@ -3,6 +3,8 @@
 #include <exception>
 #include <iostream>
 
+#include "common/host/grade_main.h"
+#include "common/host/hints.h"
 #include "common/host/results.h"
 #include "common/host/table.h"
 #include "common/host/trace_run.h"
@@ -76,15 +78,22 @@ int lesson_main(int argc, const char* const* argv, int number) {
     std::vector<Reducer> mine;
     for (const auto& r : registered_reducers())
       if (r.lesson == number) mine.push_back(r);
+    const std::string nn = std::to_string(number / 10) + std::to_string(number % 10);
+    const std::string program = mine.empty() ? "lesson " + nn : nn + "_" + std::string(mine.front().slug);
+    const auto options =
+        parse_run_options(argc, argv, program, mine.empty() ? program : std::string(mine.front().title));
+    if (!options) return exit_ok;
+    if (options->hint) {
+      print_hint(std::cout, number, options->hint);
+      return exit_ok;
+    }
     if (mine.empty()) {  // lesson 12 in a build without CUDA: its kernels are NVIDIA's libraries
       std::cout << "lesson " << number << " has no version in this build: it calls NVIDIA's compiled libraries, "
                 << "which need CUDA and a GPU\n";
-      return exit_ok;
+      if (options->grade) std::cout << "result: SKIPPED\n";
+      return options->grade ? exit_skipped : exit_ok;
     }
-    const std::string program = std::to_string(number / 10) + std::to_string(number % 10) + "_" +
-                                std::string(mine.front().slug);
-    const auto options = parse_run_options(argc, argv, program, std::string(mine.front().title));
-    if (!options) return exit_ok;
+    if (options->grade) return grade_lesson(std::cout, argv[0], number, mine, *options);
     auto device = open_device(*options, std::cout);
     const bool tracing = !options->trace_path.empty();
     const std::uint64_t n = options->n_given ? options->n : tracing ? default_trace_n : default_n(device->backend());

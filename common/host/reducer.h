@@ -38,6 +38,9 @@ struct Reducer {
   void (*reduce_traced)(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch,
                         const DeviceShape& shape, void* stream) = nullptr;
   void (*attach_trace)(const void* trace_buffer) = nullptr;
+  // The kernel header this build compiled, relative to the source tree where it lies inside it: the
+  // solution, the exercise (student mode) or a student's submission.
+  std::string_view source = {};
 };
 
 // Lessons register themselves at static-initialisation time (see common/register.h).

@@ -4,12 +4,6 @@
 
 namespace rl::test {
 
-std::vector<std::uint64_t> foundation_sizes(bool huge) {
-  std::vector<std::uint64_t> s{0, 1, 31, 32, 33, 255, 256, 257, 1000, (1u << 16) + 1, 1u << 20};
-  if (huge) s.push_back((1u << 24) + 3);
-  return s;
-}
-
 std::vector<int> lessons_on(Backend b) {
   std::set<int> numbers;
   for (const auto& r : registered_reducers())

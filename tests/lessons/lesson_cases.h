@@ -10,9 +10,6 @@
 
 namespace rl::test {
 
-// {0, 1, 31, 32, 33, 255, 256, 257, 1000, 2^16+1, 2^20}, plus 2^24+3 when `huge`.
-std::vector<std::uint64_t> foundation_sizes(bool huge);
-inline constexpr std::uint64_t seeds[] = {1, 20240601, 0x5eed5eedULL};
 
 // The lesson numbers with a reducer on this backend.
 std::vector<int> lessons_on(Backend b);

@@ -2,37 +2,24 @@
 // The assertions both suites make for one lesson on one backend.
 #include <catch2/catch.hpp>
 
+#include "common/host/grading.h"
 #include "tests/lessons/lesson_cases.h"
 
 namespace rl::test {
 
-// Every size and seed within tolerance; integer data (sums below 2^24) exact; other block sizes too.
+// Every graded case (common/host/grading.h: the cases the student grader runs too) within
+// tolerance, integer data exact, the other block sizes as well.
 inline void check_lesson(Device& device, int lesson, bool huge) {
   for (const Reducer& r : reducers_of(lesson, device.backend())) {
-    for (std::uint64_t n : foundation_sizes(huge)) {
-      const bool large = n > (1u << 16);
-      for (std::uint64_t seed : seeds) {
-        if (large && seed != seeds[0]) continue;  // big sizes once: they cover every block anyway
-        const CaseResult c = run_case(device, r, n, 256, seed, Distribution::uniform);
-        INFO("lesson " << lesson << " " << r.slug << " " << r.variant << " n=" << n << " seed=" << seed
-                       << " got=" << c.check.got << " expected=" << c.check.reference.sum
-                       << " tolerance=" << c.check.tolerance);
-        CHECK(c.check.verified);
-      }
-      if (n <= (1u << 20)) {  // integer data: every partial sum is exact, so the total must be too
-        const CaseResult c = run_case(device, r, n, 256, seeds[1], Distribution::integers);
-        INFO("lesson " << lesson << " " << r.variant << " integers n=" << n << " got=" << c.check.got
-                       << " expected=" << c.check.reference.sum);
-        CHECK(c.check.got == c.check.reference.sum);
-      }
+    for (const GradeCase& c : graded_cases(huge)) {
+      const CaseResult result = run_graded_case(device, r, c);
+      const auto failure = failure_of(result, c);
+      INFO("lesson " << lesson << " " << r.slug << " " << r.variant << " " << describe(c) << ": "
+                     << failure.value_or("right"));
+      CHECK(result.check.verified);
+      if (c.exact) CHECK(result.check.got == result.check.reference.sum);
+      CHECK_FALSE(failure);
     }
-    for (unsigned block : {32u, 64u, 128u, 512u, 1024u})
-      for (std::uint64_t n : {std::uint64_t{block} + 1, std::uint64_t{1000}, std::uint64_t{block} * 67 - 3}) {
-        const CaseResult c = run_case(device, r, n, block, seeds[2], Distribution::positive);
-        INFO("lesson " << lesson << " " << r.variant << " block=" << block << " n=" << n << " got=" << c.check.got
-                       << " expected=" << c.check.reference.sum);
-        CHECK(c.check.verified);
-      }
   }
 }
 
