@@ -8,6 +8,7 @@
 //   warp.h          __syncwarp __shfl(_up/_down/_xor)_sync __ballot_sync __all_sync __any_sync __activemask
 //   atomics.h       atomicAdd/Sub/Max/Min/CAS/Exch/Inc/Dec/And/Or/Xor
 //   intrinsics.h    __ldg __popc __clz __ffs __brev __float_as_int ...
+//   half_types.h    __half __nv_bfloat16 (storage) __half2float __float2half_rn __bfloat162float ...
 //   errors.h        rl::sim::KernelError rl::sim::kernel_error
 //   options.h       rl::sim::Schedule rl::sim::Options set_options options
 //   launch.h        rl::sim::launch rl::dynamic_shared<T>
@@ -20,6 +21,7 @@
 #include "common/sim/warp.h"
 #include "common/sim/atomics.h"
 #include "common/sim/intrinsics.h"
+#include "common/sim/half_types.h"
 #include "common/sim/errors.h"
 #include "common/sim/options.h"
 #include "common/sim/launch.h"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
-#   bash tests/device/run.sh build test sanitize ladder bench
+#   bash tests/device/run.sh build test sanitize ladder bench ops
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -70,6 +70,15 @@ for step in "${steps[@]}"; do
     bench)
       note "bench 2^10 .. 2^28"
       $build/bin/reducelab bench --from 10 --to 28 --at 28 --json "$out/bench.json" || status=1
+      ;;
+    ops)
+      note "lesson 13: operators x types, GPU tests"
+      $build/tests/ops_gpu_tests >"$out/ops-tests.log" 2>&1 || status=1
+      tail -4 "$out/ops-tests.log"
+      note "lesson 13: table at N = 2^28 (JSON: ops-2p28.json)"
+      $build/bin/13_operators_and_types --n 2^28 --json "$out/ops-2p28.json" >"$out/ops-bench.log" 2>&1 || status=1
+      grep -vE '^\| (op|-)' "$out/ops-bench.log" | grep -v '^|' | tail -5
+      grep '^|' "$out/ops-bench.log"
       ;;
     *)
       "$build/bin/$step" || status=1

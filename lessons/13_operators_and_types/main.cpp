@@ -1,0 +1,158 @@
+// Lesson 13's executable: every operator on every element type, verified against the CPU reference,
+// then timed next to its own type's sum and CUB's counterpart. --json FILE writes the table
+// (schema reducelab.ops, common/RESULTS.md).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/host/cli.h"
+#include "common/host/harness.h"
+#include "common/host/results.h"
+#include "common/host/table.h"
+#include "lessons/13_operators_and_types/ops_api.h"
+
+using namespace rl;
+
+namespace {
+
+template <class E, class Parse>
+std::vector<E> parse_list(const std::string& text, Parse parse, const char* what) {
+  std::vector<E> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    const auto v = parse(item);
+    if (!v) throw UsageError(std::string("--") + what + ": unknown value '" + item + "'");
+    out.push_back(*v);
+  }
+  return out;
+}
+
+nlohmann::json time_json(const Timing& t) {
+  return {{"median_ms", t.ms.median}, {"min_ms", t.ms.min}, {"max_ms", t.ms.max}, {"samples", t.ms.count},
+          {"calls_per_sample", t.calls_per_sample}, {"simulated", t.simulated}};
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"Lesson 13: operators and element types in one single-pass reduction"};
+  std::string n_text, ops_text = "sum,max,min,mean,variance,argmax,argmin", types_text = "float32,float64,float16,bfloat16,int32";
+  std::string backend_text, json_path;
+  unsigned reps = 20;
+  bool check_only = false;
+  std::uint64_t seed = 20240601;
+  app.add_option("--n", n_text, "elements per reduction: 1000, 2^28, 2^24+3 (default: 2^28 on a GPU, 2^16 simulated)");
+  app.add_option("--ops", ops_text, "comma-separated operators");
+  app.add_option("--types", types_text, "comma-separated element types");
+  app.add_option("--backend", backend_text, "gpu or sim (default: the GPU when one is visible)");
+  app.add_option("--reps", reps, "timed samples; the median is reported")->check(CLI::PositiveNumber);
+  app.add_option("--seed", seed, "input seed");
+  app.add_option("--json", json_path, "write the table to this file (schema reducelab.ops)");
+  app.add_flag("--check-only", check_only, "verify, don't time");
+  if (!parse_command_line(app, argc, argv)) return exit_ok;
+
+  RunOptions o;
+  if (backend_text == "gpu") o.backend = Backend::gpu;
+  else if (backend_text == "sim") o.backend = Backend::sim;
+  else if (!backend_text.empty()) throw UsageError("--backend: expected gpu or sim, got '" + backend_text + "'");
+  const auto ops = parse_list<ReduceOp>(ops_text, parse_op, "ops");
+  const auto types = parse_list<DType>(types_text, parse_dtype, "types");
+  auto device = open_device(o, std::cout);
+  const bool gpu = device->backend() == Backend::gpu;
+  std::uint64_t n = gpu ? std::uint64_t{1} << 28 : std::uint64_t{1} << 16;
+  if (!n_text.empty()) {
+    const auto parsed = parse_size(n_text);
+    if (!parsed) throw UsageError("--n: expected a size such as 1000, 2^24 or 2^24+3, got '" + n_text + "'");
+    n = *parsed;
+  }
+  if (n == 0) throw UsageError("--n: the table needs at least one element (the empty sum is 0, the rest have no value)");
+  const OpsBackend& b = *ops_backend(device->backend());
+  const CubCounterpart* cub = gpu ? ops_cub() : nullptr;
+  const TimingPlan plan{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
+  std::cout << "lesson 13_operators_and_types: N = " << n << ", seed " << seed << "\n";
+
+  Table table({"op", "type", "time", "GB/s", "% of sum", "x CUB", "CUB call", "check"});
+  std::vector<nlohmann::json> runs;
+  bool all_verified = true;
+  for (const DType t : types) {
+    const std::size_t bytes = n * dtype_bytes(t);
+    std::vector<std::byte> host(bytes);
+    fill_typed(host.data(), t, n, seed, Distribution::uniform);
+    // Rotated copies: each timed call reads a copy the previous calls have pushed out of L2.
+    const std::size_t copies = std::max<std::size_t>(1, std::min(device->rotation_copies(bytes),
+                                                                  device->free_bytes() / 2 / std::max<std::size_t>(bytes, 1)));
+    std::vector<DeviceBuffer> inputs;
+    for (std::size_t c = 0; c < copies; ++c) {
+      inputs.emplace_back(*device, bytes);
+      device->upload(inputs.back().get(), host.data(), bytes);
+    }
+    double sum_ms = 0.0;
+    for (const ReduceOp op : ops) {
+      const OpValue got = run_op(*device, op, t, inputs[0].get(), n);
+      const OpReference ref = typed_reference(op, t, host.data(), n, b.depth(op, t, n, device->shape()));
+      const bool verified = matches(ref, got, op);
+      all_verified = all_verified && verified;
+      nlohmann::json rec = {{"op", to_string(op)}, {"dtype", to_string(t)}, {"n", n},          {"bytes", bytes},
+                            {"result", got.value}, {"reference", ref.expected.value}, {"tolerance", ref.tolerance},
+                            {"verified", verified}};
+      if (has_index(op)) rec["index"] = got.index, rec["reference_index"] = ref.expected.index;
+      std::vector<std::string> row{std::string(to_string(op)), std::string(to_string(t)), "-", "-", "-", "-", "-",
+                                   verified ? "verified" : "WRONG"};
+      if (!check_only) {
+        DeviceBuffer scratch(*device, b.scratch_bytes(op, t, n, device->shape())), out(*device, ops_out_bytes);
+        const Timing mine = device->time(
+            [&](std::size_t k) {
+              b.reduce(op, t, inputs[k].get(), n, scratch.get(), out.get(), device->shape(), device->stream());
+            },
+            copies, plan);
+        rec["time"] = time_json(mine);
+        row[2] = duration(mine.ms.median);
+        if (op == ReduceOp::sum) sum_ms = mine.ms.median;
+        if (!mine.simulated) {
+          const double gbps = static_cast<double>(bytes) / (mine.ms.median * 1e6);
+          rec["gbps"] = gbps;
+          row[3] = fixed(gbps, 0);
+          if (sum_ms > 0) rec["pct_of_sum"] = 100.0 * sum_ms / mine.ms.median, row[4] = fixed(100.0 * sum_ms / mine.ms.median, 1);
+        }
+        if (cub) {
+          DeviceBuffer cub_scratch(*device, cub->scratch_bytes(op, t, n)), cub_out(*device, ops_out_bytes);
+          const Timing theirs = device->time(
+              [&](std::size_t k) {
+                cub->reduce(op, t, inputs[k].get(), n, cub_scratch.get(), cub_scratch.bytes(), cub_out.get(),
+                            device->stream());
+              },
+              copies, plan);
+          rec["cub"] = {{"call", cub->name(op, t)}, {"time", time_json(theirs)}};
+          rec["vs_cub"] = theirs.ms.median / mine.ms.median;
+          row[5] = fixed(theirs.ms.median / mine.ms.median, 2);
+          row[6] = cub->name(op, t);
+        }
+      }
+      table.add(row);
+      runs.push_back(rec);
+    }
+  }
+  table.print(std::cout);
+  if (!gpu && !check_only) std::cout << "(simulated times: no GB/s, no CUB)\n";
+  if (!json_path.empty()) {
+    const nlohmann::json doc = {{"schema", "reducelab.ops"},
+                                {"version", 1},
+                                {"backend", std::string(to_string(device->backend()))},
+                                {"device", device->describe()},
+                                {"seed", seed},
+                                {"timing", {{"samples", plan.samples}, {"statistic", "median"},
+                                            {"cache", "inputs rotated over >= 3x L2 where memory allows"}}},
+                                {"runs", runs}};
+    write_json_file(json_path, doc);
+  }
+  return all_verified ? exit_ok : exit_failed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return guarded([&] { return run(argc, argv); });
+}

@@ -1,0 +1,45 @@
+#pragma once
+// Lesson 13's host API: any operator on any element type, on either backend, behind plain function
+// tables (the kernels are templates; the tables pick the instantiation from run-time values).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "common/host/device.h"
+#include "common/host/reducer.h"
+#include "common/host/typed.h"
+
+namespace rl {
+
+inline constexpr std::size_t ops_out_bytes = 32;  // room for any operator's result (a value and an index)
+
+struct OpsBackend {
+  Backend backend = Backend::sim;
+  std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t n, const DeviceShape&) = nullptr;
+  // Enqueues the reduction of n elements at device address `in`; the result lands in `out`.
+  void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t n, void* scratch, void* out, const DeviceShape&,
+                 void* stream) = nullptr;
+  OpValue (*decode)(ReduceOp, DType, const void* out_bytes_on_host) = nullptr;
+  // The plan's longest chain of combines (sets the tolerance, see typed.h).
+  std::uint64_t (*depth)(ReduceOp, DType, std::uint64_t n, const DeviceShape&) = nullptr;
+};
+
+// CUB's counterpart of each operator (GPU only): Sum / Max / Min / ArgMax / ArgMin on the same
+// type, mean = Sum, variance = TransformReduce with the same (count, mean, M2) merge.
+struct CubCounterpart {
+  std::string (*name)(ReduceOp, DType) = nullptr;
+  std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t n) = nullptr;
+  void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t n, void* scratch, std::size_t scratch_bytes, void* out,
+                 void* stream) = nullptr;
+};
+
+// The table for a backend; nullptr where this build has none (the GPU without CUDA).
+const OpsBackend* ops_backend(Backend b);
+const CubCounterpart* ops_cub();
+
+// Reduces n elements of type t at device address `in` (any element-aligned address) and returns the
+// result. Throws UsageError for an empty input to anything but sum: a max, mean or variance of
+// nothing has no value (PyTorch raises too); the sum of nothing is 0.
+OpValue run_op(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t n);
+
+}  // namespace rl

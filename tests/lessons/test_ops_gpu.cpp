@@ -1,0 +1,49 @@
+// Lesson 13 on the GPU: the simulator's cases plus 2^24+3, misaligned inputs, and agreement of the
+// GPU with the simulator (same plan, so the same result to within the tolerance).
+#include <cmath>
+
+#include "tests/lessons/ops_checks.h"
+
+using namespace rl;
+
+namespace {
+Device& gpu() {
+  static std::unique_ptr<Device> device = make_gpu_device(nullptr);
+  return *device;
+}
+}  // namespace
+
+TEST_CASE("lesson 13 on the GPU: every operator and type matches the reference", "[gpu][ops]") {
+  const std::uint64_t n =
+      GENERATE(as<std::uint64_t>{}, 1, 31, 33, 255, 257, 1000, (1u << 16) + 1, 1u << 20, (1u << 24) + 3);
+  for (const DType t : all_dtypes) {
+    const auto host = test::typed_input(t, n, 13 + n);
+    for (const ReduceOp op : all_ops) test::check_op(gpu(), op, t, host, n);
+  }
+}
+
+TEST_CASE("lesson 13 on the GPU: misaligned inputs", "[gpu][ops]") {
+  const std::uint64_t n = GENERATE(as<std::uint64_t>{}, 1000, (1u << 20) + 5);
+  for (const DType t : all_dtypes) {
+    const auto host = test::typed_input(t, n, 7 * n);
+    for (unsigned offset = 1; offset < 16 / dtype_bytes(t); ++offset)
+      for (const ReduceOp op : all_ops) test::check_op(gpu(), op, t, host, n, offset);
+  }
+}
+
+TEST_CASE("lesson 13: the GPU and the simulator agree", "[gpu][ops]") {
+  auto sim = make_sim_device();
+  const std::uint64_t n = (1u << 16) + 3;
+  for (const DType t : all_dtypes) {
+    const auto host = test::typed_input(t, n, 99);
+    const test::OffsetInput on_gpu(gpu(), t, host, 0), on_sim(*sim, t, host, 0);
+    for (const ReduceOp op : all_ops) {
+      const OpValue g = run_op(gpu(), op, t, on_gpu.at, n), s = run_op(*sim, op, t, on_sim.at, n);
+      const OpReference ref = typed_reference(op, t, host.data(), n, ops_backend(Backend::gpu)->depth(op, t, n, gpu().shape()));
+      INFO(to_string(op) << " " << to_string(t) << ": gpu " << g.value << " [" << g.index << "], sim " << s.value << " ["
+                         << s.index << "]");
+      CHECK(g.index == s.index);
+      CHECK(std::fabs(g.value - s.value) <= 2 * ref.tolerance);
+    }
+  }
+}

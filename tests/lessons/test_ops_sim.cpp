@@ -1,0 +1,97 @@
+// Lesson 13 on the simulator: every operator on every element type against the CPU reference, at
+// sizes around warp, block and pack boundaries, at misaligned addresses, with NaN and infinities.
+#include <cmath>
+#include <limits>
+
+#include "common/host/cli.h"
+#include "tests/lessons/ops_checks.h"
+
+using namespace rl;
+
+namespace {
+Device& sim() {
+  static std::unique_ptr<Device> device = make_sim_device();
+  return *device;
+}
+}  // namespace
+
+TEST_CASE("lesson 13: every operator and type matches the reference", "[sim][ops]") {
+  const std::uint64_t n = GENERATE(as<std::uint64_t>{}, 1, 31, 33, 255, 257, 1000, (1u << 16) + 1, 1u << 20);
+  for (const DType t : all_dtypes) {
+    const auto host = test::typed_input(t, n, 13 + n);
+    for (const ReduceOp op : all_ops) test::check_op(sim(), op, t, host, n);
+  }
+}
+
+TEST_CASE("lesson 13: misaligned inputs read a scalar head and tail", "[sim][ops]") {
+  // 20005: several blocks for every type, with a tail; small enough to try every offset quickly.
+  const std::uint64_t n = GENERATE(as<std::uint64_t>{}, 1000, 20005);
+  for (const DType t : all_dtypes) {
+    const auto host = test::typed_input(t, n, 7 * n);
+    for (unsigned offset = 1; offset < 16 / dtype_bytes(t); ++offset)
+      for (const ReduceOp op : all_ops) test::check_op(sim(), op, t, host, n, offset);
+  }
+}
+
+TEST_CASE("lesson 13: an empty input sums to 0 and is a usage error for the rest", "[sim][ops]") {
+  for (const DType t : all_dtypes) {
+    const std::vector<std::byte> none;
+    test::OffsetInput in(sim(), t, none, 0);
+    CHECK(run_op(sim(), ReduceOp::sum, t, in.at, 0).value == 0.0);
+    for (const ReduceOp op : all_ops)
+      if (op != ReduceOp::sum) CHECK_THROWS_AS(run_op(sim(), op, t, in.at, 0), UsageError);
+  }
+}
+
+TEST_CASE("lesson 13: NaN and infinities follow PyTorch's rule", "[sim][ops]") {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const std::uint64_t n = 3000;
+  for (const DType t : {DType::f32, DType::f64, DType::f16, DType::bf16}) {
+    auto run = [&](ReduceOp op, const std::vector<std::byte>& host) {
+      const test::OffsetInput in(sim(), t, host, 0);
+      return run_op(sim(), op, t, in.at, n);
+    };
+    INFO(to_string(t));
+    auto with_nan = test::typed_input(t, n, 5);
+    store_element(t, with_nan.data(), 2500, nan);
+    store_element(t, with_nan.data(), 700, nan);  // the first NaN
+    for (const ReduceOp op : {ReduceOp::sum, ReduceOp::mean, ReduceOp::variance, ReduceOp::max, ReduceOp::min})
+      CHECK(std::isnan(run(op, with_nan).value));
+    CHECK(run(ReduceOp::argmax, with_nan).index == 700);
+    CHECK(run(ReduceOp::argmin, with_nan).index == 700);
+
+    auto with_inf = test::typed_input(t, n, 6);
+    store_element(t, with_inf.data(), 1234, inf);
+    store_element(t, with_inf.data(), 2345, inf);
+    CHECK(run(ReduceOp::sum, with_inf).value == inf);
+    CHECK(run(ReduceOp::mean, with_inf).value == inf);
+    CHECK(run(ReduceOp::max, with_inf).value == inf);
+    CHECK(run(ReduceOp::argmax, with_inf).index == 1234);
+    CHECK(std::isnan(run(ReduceOp::variance, with_inf).value));
+    CHECK(std::isfinite(run(ReduceOp::min, with_inf).value));
+    store_element(t, with_inf.data(), 99, -inf);
+    CHECK(std::isnan(run(ReduceOp::sum, with_inf).value));  // inf + -inf
+    CHECK(run(ReduceOp::argmin, with_inf).index == 99);
+
+    std::vector<std::byte> all_minus_inf(n * dtype_bytes(t));
+    for (std::uint64_t i = 0; i < n; ++i) store_element(t, all_minus_inf.data(), i, -inf);
+    CHECK(run(ReduceOp::max, all_minus_inf).value == -inf);
+    CHECK(run(ReduceOp::argmax, all_minus_inf).index == 0);  // every element ties: the lowest index
+    CHECK(run(ReduceOp::argmin, all_minus_inf).index == 0);
+
+    // The reference encodes the same rule: the kernels are also checked against it with NaN inside.
+    for (const ReduceOp op : all_ops) test::check_op(sim(), op, t, with_nan, n);
+  }
+}
+
+TEST_CASE("lesson 13: a constant input has variance 0 and argmax 0", "[sim][ops]") {
+  const std::uint64_t n = 5000;
+  for (const DType t : all_dtypes) {
+    std::vector<std::byte> host(n * dtype_bytes(t));
+    for (std::uint64_t i = 0; i < n; ++i) store_element(t, host.data(), i, 3.0);
+    const test::OffsetInput in(sim(), t, host, 0);
+    CHECK(run_op(sim(), ReduceOp::variance, t, in.at, n).value == 0.0);
+    CHECK(run_op(sim(), ReduceOp::argmax, t, in.at, n).index == 0);
+    CHECK(run_op(sim(), ReduceOp::mean, t, in.at, n).value == 3.0);
+  }
+}
