@@ -7,13 +7,9 @@
 #include <string>
 #include <string_view>
 
-namespace rl {
+#include "common/input_value.h"  // Distribution and the formula, shared with device code
 
-enum class Distribution {
-  uniform,   // (-1, 1), zero excluded: sums cancel, as in real data
-  positive,  // [0.5, 1.5): no cancellation, so a lost element moves the total visibly
-  integers,  // whole numbers 1..8: every partial sum below 2^24 is exact, in any order
-};
+namespace rl {
 
 std::string_view to_string(Distribution d);
 std::optional<Distribution> parse_distribution(std::string_view name);

@@ -1,9 +1,11 @@
 #include "common/host/reference.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <vector>
 
+#include "common/host/input.h"
 #include "common/host/parallel.h"
 
 namespace rl {
@@ -47,6 +49,21 @@ Reference reference_sum(std::span<const float> values) {
     a.add(p.abs_sum);
   }
   return {s.value(), a.value(), values.size()};
+}
+
+Reference reference_of_stream(std::uint64_t seed, Distribution d, std::uint64_t first, std::uint64_t count) {
+  constexpr std::uint64_t slice = std::uint64_t{1} << 26;  // 256 MiB at a time: enough to keep every core busy
+  std::vector<float> values(static_cast<std::size_t>(std::min(count, slice)));
+  Compensated s;
+  Compensated a;
+  for (std::uint64_t done = 0; done < count; done += slice) {
+    const std::span<float> part(values.data(), static_cast<std::size_t>(std::min(slice, count - done)));
+    fill_input(part, seed, d, first + done);
+    const Reference r = reference_sum(part);
+    s.add(r.sum);
+    a.add(r.abs_sum);
+  }
+  return {s.value(), a.value(), count};
 }
 
 std::uint64_t summation_depth(std::uint64_t n_leaves, std::uint64_t per_thread) {

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <span>
 
+#include "common/input_value.h"
+
 namespace rl {
 
 struct Reference {
@@ -14,6 +16,11 @@ struct Reference {
 
 // Neumaier-compensated double sum, split over host threads for large inputs.
 Reference reference_sum(std::span<const float> values);
+
+// The reference of values [first, first + count) of the input stream (seed, d) (common/host/input.h),
+// made and summed a slice at a time: the whole input never needs to fit in host memory (used where
+// the GPUs generate their input themselves).
+Reference reference_of_stream(std::uint64_t seed, Distribution d, std::uint64_t first, std::uint64_t count);
 
 // Unit roundoff of float32: the relative error of one rounded addition.
 inline constexpr double float32_unit_roundoff = 0x1p-24;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
-#   bash tests/device/run.sh build test sanitize ladder bench ops
+#   bash tests/device/run.sh build test sanitize ladder bench ops nccl
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,6 +36,7 @@ for step in "${steps[@]}"; do
     sanitize)
       note "compute-sanitizer: memcheck, racecheck, synccheck on every lesson at N = 2^20+7"
       for exe in $build/bin/[0-9][0-9]_*; do
+        [ "$(basename "$exe")" = 17_multi_gpu_nccl ] && continue  # NCCL's own kernels are not ours to sanitize
         for tool in memcheck racecheck synccheck; do
           if compute-sanitizer --tool $tool --error-exitcode 3 "$exe" --n 2^20+7 --check-only >"$out/san.tmp" 2>&1; then
             printf '%-32s %-10s clean\n' "$(basename "$exe")" "$tool"
@@ -56,6 +57,7 @@ for step in "${steps[@]}"; do
       mkdir -p "$out/traces"
       for exe in $build/bin/[0-9][0-9]_*; do
         name=$(basename "$exe")
+        [ "$name" = 17_multi_gpu_nccl ] && continue  # records no trace: lesson 11's kernel does its work
         "$exe" --trace "$out/traces/$name.h100.json" --check-only >/dev/null 2>"$out/traces/$name.err" \
           || { echo "$name: trace failed: $(cat "$out/traces/$name.err")"; }
         rm -f "$out/traces/$name.err"
@@ -79,6 +81,20 @@ for step in "${steps[@]}"; do
       $build/bin/13_operators_and_types --n 2^28 --json "$out/ops-2p28.json" >"$out/ops-bench.log" 2>&1 || status=1
       grep -vE '^\| (op|-)' "$out/ops-bench.log" | grep -v '^|' | tail -5
       grep '^|' "$out/ops-bench.log"
+      ;;
+    nccl)
+      # Lesson 17: its GPU tests (skipped below two GPUs), one process per GPU, then the scaling at
+      # 2^30 floats per GPU (1, 2, 4, 8 GPUs as present) with lesson 11 alone at 2^30 beside it.
+      note "lesson 17: nccl_gpu_tests"
+      $build/tests/nccl_gpu_tests >"$out/nccl-tests.log" 2>&1; rc=$?
+      tail -4 "$out/nccl-tests.log"; [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
+      note "lesson 17: one process per GPU"
+      $build/bin/17_multi_gpu_nccl --processes --n-per-gpu 2^26 --reps 10 2>&1 | tee "$out/nccl-processes.log" || status=1
+      note "lesson 11 alone at 2^30 (the one-GPU throughput the target compares with)"
+      $build/bin/11_single_pass --n 2^30 --json "$out/lesson11-2e30.json" 2>&1 | tee "$out/lesson11-2e30.log" || status=1
+      note "lesson 17 scaling at 2^30 floats per GPU"
+      $build/bin/17_multi_gpu_nccl --scaling --n-per-gpu 2^30 --reps 30 --json "$out/nccl-scaling.json" \
+        2>&1 | tee "$out/nccl-scaling.log" || status=1
       ;;
     *)
       "$build/bin/$step" || status=1
