@@ -123,6 +123,7 @@ if [ $self_check -eq 1 ]; then
   [ $failed -eq 0 ] || die "self-check: $failed solutions fail the grader"
   # 3. Broken submissions the grader must diagnose, not hang on.
   echo "== submissions that hang or fault (each must fail with the simulator's report, in time) =="
+  backend=sim  # the diagnoses under test are the simulator's; a GPU would only hang or read garbage
   for case_dir in tests/grading/submissions/*/; do
     configure "$root/$case_dir"
     expect=$(cat "$case_dir/EXPECT")

@@ -82,6 +82,14 @@ for step in "${steps[@]}"; do
       grep -vE '^\| (op|-)' "$out/ops-bench.log" | grep -v '^|' | tail -5
       grep '^|' "$out/ops-bench.log"
       ;;
+    grade)
+      # The classroom grader on the GPU: every exercise fails untouched and passes with its solution,
+      # graded on the GPU this time (the broken-submission diagnoses are the simulator's, as in CI).
+      note "lessons/grade.sh --self-check on the GPU"
+      REDUCELAB_SKIP_DEPS=1 REDUCELAB_CMAKE_ARGS="-DBoost_USE_STATIC_LIBS=ON" \
+        bash lessons/grade.sh --self-check --build build-grade --case-timeout 60 >"$out/grade.log" 2>&1 || status=1
+      grep -E "^(==|[0-9][0-9]_|score|self-check|reported|error)" "$out/grade.log"
+      ;;
     nccl)
       # Lesson 17: its GPU tests (skipped below two GPUs), one process per GPU, then the scaling at
       # 2^30 floats per GPU (1, 2, 4, 8 GPUs as present) with lesson 11 alone at 2^30 beside it.
