@@ -96,7 +96,9 @@ grade_all() {
     case $result in PASSED) passed=$((passed + 1)) ;; SKIPPED) skipped=$((skipped + 1)) ;; *) failed=$((failed + 1)) ;; esac
     printf '%s,%s,%s,"%s"\n' "$label" "$name" "$result" "${detail//\"/\'}" >>"$rows"
   done
-  echo "score: $passed of $((passed + failed)) exercises pass${skipped:+ ($skipped skipped: no version on this backend)}"
+  local note=""
+  [ $skipped -gt 0 ] && note=" ($skipped skipped: no version on this backend)"
+  echo "score: $passed of $((passed + failed)) exercises pass$note"
 }
 
 mkdir -p "$build"
