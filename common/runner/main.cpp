@@ -1,7 +1,13 @@
 // reducelab: the whole ladder in one program.
 //   reducelab ladder   every lesson at one size, one table (the README's main job)
 //   reducelab bench    every lesson over a range of sizes, with the ceiling and CUB, into one JSON file
+//   reducelab scaling  lesson 17 over 1, 2, 4, 8 GPUs (as present): local, collective, aggregate GB/s
+#include <filesystem>
 #include <iostream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
 
 #include "common/host/harness.h"
 #include "common/host/results.h"
@@ -72,6 +78,22 @@ int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
   return ok ? exit_ok : exit_failed;
 }
 
+// Lesson 17 is its own program (it links NCCL); the runner hands its arguments on to it, from the
+// folder the runner itself is in.
+int scaling(const char* self, const std::vector<std::string>& args) {
+  const auto exe = std::filesystem::absolute(self).parent_path() / "17_multi_gpu_nccl";
+  if (!std::filesystem::exists(exe))
+    throw UsageError("scaling: lesson 17 was not built here (it needs NCCL, which configure did not find)");
+  std::vector<std::string> argv_strings{exe.string(), "--scaling"};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_strings) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  ::execv(exe.c_str(), argv.data());
+  throw std::runtime_error("scaling: cannot start " + exe.string());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,8 +108,12 @@ int main(int argc, char** argv) {
     bench_cmd->add_option("--from", from, "smallest size, as a power of two")->capture_default_str();
     bench_cmd->add_option("--to", to, "largest size, as a power of two")->capture_default_str();
     bench_cmd->add_option("--at", at, "print the ladder table at this power of two")->capture_default_str();
+    auto* scaling_cmd = app.add_subcommand(
+        "scaling", "lesson 17: 2^28 floats per GPU (or --n-per-gpu) on 1, 2, 4, 8 GPUs as present; --json FILE");
+    scaling_cmd->allow_extras();
     if (!parse_command_line(app, argc, argv)) return exit_ok;
     if (*ladder_cmd) return ladder(ladder_options.resolve());
+    if (*scaling_cmd) return scaling(argv[0], scaling_cmd->remaining());
     return bench(bench_options.resolve(), from, to, at);
   });
 }
