@@ -1,46 +1,17 @@
 #include "common/host/grade_main.h"
 
-#include <csignal>
-#include <cstdio>
 #include <cstring>
 #include <sstream>
 
-#include <unistd.h>
-
+#include "common/host/fault_report.h"
 #include "common/host/grading.h"
 #include "common/host/harness.h"
-#include "common/host/table.h"
 #include "common/host/hints.h"
+#include "common/host/table.h"
 #include "common/host/watchdog.h"
-#include "common/sim/runtime.h"
 
 namespace rl {
 namespace {
-
-int fault_fd = -1;  // where the child's fault handler writes its one line
-
-// A memory fault in a simulated kernel: say which kernel, block and thread (the simulator knows,
-// see sim::describe_fault), then end the child. Only write() and snprintf: no allocation here.
-void on_fault(int signal, siginfo_t* info, void*) {
-  char line[512];
-  if (!sim::describe_fault(info->si_addr, line, sizeof line))
-    std::snprintf(line, sizeof line, "the program faulted (signal %d) outside a simulated kernel", signal);
-  const char prefix[] = "fault ";
-  [[maybe_unused]] ssize_t w = ::write(fault_fd, prefix, sizeof prefix - 1);
-  w = ::write(fault_fd, line, std::strlen(line));
-  w = ::write(fault_fd, "\n", 1);
-  ::_exit(4);
-}
-
-void report_faults_to(int fd) {
-  fault_fd = fd;
-  struct sigaction a {};
-  a.sa_sigaction = on_fault;
-  a.sa_flags = SA_SIGINFO;
-  sigemptyset(&a.sa_mask);
-  sigaction(SIGSEGV, &a, nullptr);
-  sigaction(SIGBUS, &a, nullptr);
-}
 
 // What the child said, read back: its backend, the case it was on, and how it ended.
 struct Said {
@@ -70,9 +41,9 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
 
   const WatchedRun run = run_watched(
       [&](const Reporter& reporter) {
-        report_faults_to(reporter.fd());
         std::ostringstream banner;
         auto device = open_device(options, banner);
+        report_kernel_faults(reporter.fd(), "fault ", 4);  // after open_device's own: the report goes to the parent
         reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
         bool any = false;
         for (const Reducer& r : mine) any = any || r.backend == device->backend();

@@ -1,0 +1,10 @@
+#pragma once
+// A memory fault inside a simulated kernel (an index past dynamic shared memory, which ends at a
+// protected page) becomes one line naming the kernel, block and thread, instead of a bare
+// "Segmentation fault". The line is `prefix` + the report, written to file descriptor `fd`; then the
+// process ends with `exit_code`.
+namespace rl {
+
+void report_kernel_faults(int fd, const char* prefix, int exit_code);
+
+}  // namespace rl
