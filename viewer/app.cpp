@@ -49,6 +49,8 @@ void App::load(const std::string& path) {
       traces_.push_back(make_trace_doc(parse_trace(text, path), options_.source_root));
       if (traces_.size() == 2 && right_ < 0) right_ = 1;
       sync_frames();
+    } else if (looks_like_comparison(text)) {
+      tables_.push_back(parse_comparison(text, path));
     } else {
       results_.push_back(parse_results(text, path));
       series_ = build_series(results_);
@@ -79,7 +81,10 @@ void App::start() {
   if (options_.view == "throughput") view_ = View::throughput;
   else if (options_.view == "bars") view_ = View::bars;
   else if (options_.view == "tree") view_ = View::tree;
-  else view_ = series_.empty() && !traces_.empty() ? View::tree : View::throughput;
+  else if (options_.view == "beyond") view_ = View::beyond;
+  else if (series_.empty() && !traces_.empty()) view_ = View::tree;
+  else if (series_.empty() && !tables_.empty()) view_ = View::beyond;
+  else view_ = View::throughput;
   sync_frames();
   if (options_.step >= 0) playback_.scrub(options_.step);
   else if (options_.screenshot) playback_.last();
@@ -108,6 +113,7 @@ void App::toolbar() {
   tab("Throughput", View::throughput);
   tab("Ladder bars", View::bars);
   tab("Reduction tree", View::tree);
+  tab("Beyond the sum", View::beyond);
   ImGui::SameLine(0, 24);
   ImGui::SetNextItemWidth(std::max(120.f, ImGui::GetContentRegionAvail().x - 200.f));
   const bool enter = ImGui::InputTextWithHint("##path", "path of a results or trace JSON (or drop files on the window)", path_box_,
@@ -120,7 +126,8 @@ void App::toolbar() {
     path_box_[0] = 0;
   }
   ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "%zu results, %zu traces", results_.size(), traces_.size());
+  ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "%zu results, %zu tables, %zu traces", results_.size(), tables_.size(),
+                     traces_.size());
 }
 
 void App::error_strip() {
@@ -251,6 +258,7 @@ void App::frame(ImVec2 display, double dt) {
     case View::throughput: throughput_.draw(results_, series_, avail); break;
     case View::bars: bars_.draw(series_, avail); break;
     case View::tree: tree_view(avail); break;
+    case View::beyond: beyond_.draw(tables_, avail); break;
   }
   ImGui::End();
 }

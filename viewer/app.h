@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "viewer/bar_view.h"
+#include "viewer/comparison_view.h"
 #include "viewer/playback.h"
 #include "viewer/results_model.h"
 #include "viewer/throughput_view.h"
@@ -15,13 +16,13 @@
 
 namespace rl::viewer {
 
-enum class View { throughput, bars, tree };
+enum class View { throughput, bars, tree, beyond };
 
 struct AppOptions {
   std::vector<std::string> results;
   std::vector<std::string> traces;
   int step = -1;  // frame to show; -1: the first (interactive) or the last (screenshot)
-  std::string view;  // "", "throughput", "bars", "tree"
+  std::string view;  // "", "throughput", "bars", "tree", "beyond"
   std::string source_root;
   bool screenshot = false;
   bool loop = false;
@@ -65,6 +66,8 @@ class App {
   Playback playback_;
   ThroughputView throughput_;
   BarView bars_;
+  ComparisonView beyond_;
+  std::vector<ComparisonFile> tables_;  // lessons 13-16
   TreeView tree_left_, tree_right_;
   std::vector<std::string> errors_;
   std::vector<std::string> pending_;  // dropped files, loaded at the next frame

@@ -1,5 +1,5 @@
 // reducelab_viewer: the ladder's throughput and the reduction trees, in one window.
-//   reducelab_viewer [--results FILE]... [--trace FILE]... [--view throughput|bars|tree] [--step K]
+//   reducelab_viewer [--results FILE]... [--trace FILE]... [--view throughput|bars|tree|beyond] [--step K]
 //                    [--screenshot FILE.png] [--size WxH] [--source-root DIR] [--measure-fps SECONDS]
 #include <CLI/CLI.hpp>
 #include <GLFW/glfw3.h>
@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
   cli.add_option("--results", opt.results, "a results JSON (reducelab.results); repeatable");
   cli.add_option("--trace", opt.traces, "a trace JSON (reducelab.trace); repeatable, two are shown side by side");
   cli.add_option("--step", opt.step, "the step (frame) of the trees to show")->check(CLI::NonNegativeNumber);
-  cli.add_option("--view", opt.view, "throughput, bars or tree")->check(CLI::IsMember({"throughput", "bars", "tree"}));
+  cli.add_option("--view", opt.view, "throughput, bars, tree or beyond (lessons 13-16's tables)")
+      ->check(CLI::IsMember({"throughput", "bars", "tree", "beyond"}));
   cli.add_option("--screenshot", screenshot, "render offscreen, write this PNG and exit");
   cli.add_option("--size", size, "window size WxH (default 1280x800)");
   cli.add_option("--source-root", opt.source_root, "where the traces' kernel sources are (default: the repository)");

@@ -1,0 +1,56 @@
+// The lesson tables beyond the sum (13-16) as the viewer reads them: labels from whichever fields a
+// run has, ratios kept, and one-line errors for malformed files.
+#include <catch2/catch.hpp>
+
+#include "viewer/comparison_model.h"
+
+using namespace rl::viewer;
+
+TEST_CASE("a lesson table reads into labelled rows with their ratios", "[viewer][comparison]") {
+  const std::string text = R"({"schema": "reducelab.ops", "version": 1, "backend": "gpu",
+    "device": {"name": "NVIDIA H200"},
+    "runs": [{"op": "argmax", "dtype": "float16", "gbps": 4100.5, "pct_of_sum": 97.9, "vs_cub": 1.02, "verified": true},
+             {"op": "sum", "dtype": "float32", "shape": [4096, 4096], "dims": [1], "gbps": 4000, "vs_torch": 1.3,
+              "vs_best": 1.1, "verified": true},
+             {"op": "sum", "dtype": "int32", "verified": false}]})";
+  REQUIRE(looks_like_comparison(text));
+  const ComparisonFile f = parse_comparison(text, "t.json");
+  CHECK(f.schema == "reducelab.ops");
+  CHECK(f.device == "NVIDIA H200");
+  REQUIRE(f.rows.size() == 3);
+  CHECK(f.rows[0].label == "argmax float16");
+  CHECK(*f.rows[0].gbps == Approx(4100.5));
+  CHECK(*f.rows[0].pct_of_sum == Approx(97.9));
+  CHECK(*f.rows[0].vs_cub == Approx(1.02));
+  CHECK_FALSE(f.rows[0].vs_torch);
+  CHECK(f.rows[1].label == "sum float32 4096x4096 dims {1}");
+  CHECK(*f.rows[1].vs_best == Approx(1.1));
+  CHECK_FALSE(f.rows[2].gbps);  // simulated runs carry no GB/s
+  CHECK_FALSE(f.rows[2].verified);
+}
+
+TEST_CASE("the sum ladder's records and traces are not lesson tables", "[viewer][comparison]") {
+  CHECK_FALSE(looks_like_comparison(R"({"schema": "reducelab.results", "version": 1})"));
+  CHECK_FALSE(looks_like_comparison(R"({"schema": "reducelab.trace", "version": 1})"));
+  CHECK_FALSE(looks_like_comparison("not json"));
+}
+
+TEST_CASE("a malformed lesson table is a one-line error", "[viewer][comparison]") {
+  auto error_of = [](const std::string& text) {
+    try {
+      parse_comparison(text, "bad.json");
+    } catch (const ResultsError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "version": 1, "runs": [{"op": "sum", "gbps": "fast"}]})"),
+             Catch::StartsWith("bad.json: run 0: gbps must be a finite number"));
+  CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "version": 2, "runs": []})"), Catch::Contains("version 1"));
+  CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "version": 1})"), Catch::Contains("runs must be an array"));
+  CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "version": 1, "runs": [{"gbps": -1}]})"),
+             Catch::Contains("negative"));
+  CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "ver)"), Catch::Contains("not valid JSON"));
+  for (const std::string& e : {error_of("[1, 2]"), error_of(R"({"schema": "reducelab.ops", "version": 1, "runs": [{"gbps": -1}]})")})
+    CHECK(e.find('\n') == std::string::npos);
+}

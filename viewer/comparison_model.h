@@ -1,0 +1,35 @@
+#pragma once
+// The tables of the lessons beyond the sum (13: operators x types; 14-16: rows, columns, axes) as
+// plot-ready rows: what was reduced, its GB/s, and the ratios against the libraries measured in the
+// same run. Any `reducelab.*` record whose runs carry `gbps` reads this way (common/RESULTS.md).
+// No ImGui here.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "viewer/results_model.h"  // ResultsError
+
+namespace rl::viewer {
+
+struct ComparisonRow {
+  std::string label;                  // "argmax float16", "sum float32 4096x4096 dims {1}"
+  std::optional<double> gbps;         // absent on the simulator
+  std::optional<double> pct_of_sum;   // lesson 13: this run against its type's sum
+  std::optional<double> vs_cub, vs_torch, vs_best;  // > 1: faster than that library
+  bool verified = false;
+};
+
+struct ComparisonFile {
+  std::string path, schema, device, backend;
+  std::vector<ComparisonRow> rows;
+};
+
+// One-line ResultsError on anything malformed; the schema must be reducelab.<name> other than
+// results and trace, version 1.
+ComparisonFile parse_comparison(std::string_view text, const std::string& name);
+
+// Whether a file's text names a schema parse_comparison reads (without parsing it).
+bool looks_like_comparison(std::string_view text);
+
+}  // namespace rl::viewer
