@@ -177,12 +177,12 @@ __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, Axe
                                                                 typename Op::Acc* partials, typename Op::Out* out) {
   constexpr unsigned V = axes_pack<T, Vec>, L = axes_loads_in_flight;
   const std::uint64_t k = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) * V;
-  if (k >= g.outputs) return;  // no shuffles here: nothing waits for this thread
-  const unsigned split = blockIdx.y * blockDim.y + threadIdx.y, splits = gridDim.y * blockDim.y;
+  const bool valid = k < g.outputs;  // no early return: the block meets at barriers below
+  const unsigned split = blockIdx.y * blockDim.y + threadIdx.y;
   std::uint64_t base = 0, out_off = 0;
-  locate_kept(g, k, base, out_off);
-  const std::uint64_t r0 = std::min(g.reduced, std::uint64_t{split} * reduced_per_split);
-  const std::uint64_t r1 = std::min(g.reduced, r0 + reduced_per_split);
+  if (valid) locate_kept(g, k, base, out_off);
+  const std::uint64_t r0 = valid ? std::min(g.reduced, std::uint64_t{split} * reduced_per_split) : 0;
+  const std::uint64_t r1 = valid ? std::min(g.reduced, r0 + reduced_per_split) : 0;
 
   typename Op::Acc acc[V];
 #pragma unroll
@@ -209,23 +209,47 @@ __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, Axe
       for (unsigned e = 0; e < V; ++e) acc[e] = Op::combine(acc[e], Op::transform(v[j][e], index[j]));
     }
   }
+  // The block's rows of threads (threadIdx.y) hold splits of the same outputs: fold them here, in a
+  // fixed tree through shared memory, so that only one partial per block leaves the SM.
+  if (blockDim.y > 1) {
+    __shared__ typename Op::Acc tile[axes_block][V];
+    const unsigned me = threadIdx.y * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (unsigned e = 0; e < V; ++e) tile[me][e] = acc[e];
+    for (unsigned half = blockDim.y / 2; half > 0; half /= 2) {
+      __syncthreads();
+      if (threadIdx.y < half)
+#pragma unroll
+        for (unsigned e = 0; e < V; ++e) tile[me][e] = Op::combine(tile[me][e], tile[me + half * blockDim.x][e]);
+    }
+    __syncthreads();
+    if (threadIdx.y > 0) return;
+#pragma unroll
+    for (unsigned e = 0; e < V; ++e) acc[e] = tile[me][e];
+  }
+  if (!valid) return;
   // Vec: the V outputs are neighbours on the innermost kept axis (its size is a multiple of V).
   const std::uint64_t out_step = g.kept_rank > 0 ? g.kept_out[0] : 0;
 #pragma unroll
   for (unsigned e = 0; e < V; ++e)
-    deliver<Op>(acc[e], k + e, out_off + e * out_step, g.reduced, split, splits, g.outputs, partials, out);
+    deliver<Op>(acc[e], k + e, out_off + e * out_step, g.reduced, blockIdx.y, gridDim.y, g.outputs, partials, out);
 }
 
-// The splits' partials, combined in split order (a fixed tree: deterministic) and finished.
+// The splits' partials, a warp per output: lane l folds partials l, l + 32, ... in order, then
+// lesson 13's shuffle tree. A fixed tree over a fixed order: the same bits every run.
 template <class Op>
 __global__ void __launch_bounds__(axes_block) finish_partials(AxesGeometry g, unsigned splits,
                                                               const typename Op::Acc* partials, typename Op::Out* out) {
-  const std::uint64_t k = std::uint64_t{blockIdx.x} * axes_block + threadIdx.x;
-  if (k >= g.outputs) return;
+  const std::uint64_t k = (std::uint64_t{blockIdx.x} * axes_block + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x % 32;
+  const bool valid = k < g.outputs;  // the whole warp reaches the shuffles
+  typename Op::Acc acc = Op::identity();
+  if (valid)
+    for (unsigned s = lane; s < splits; s += 32) acc = Op::combine(acc, partials[std::uint64_t{s} * g.outputs + k]);
+  acc = warp_reduce<Op>(acc);
+  if (!valid || lane != 0) return;
   std::uint64_t in_off = 0, out_off = 0;
   locate_kept(g, k, in_off, out_off);
-  typename Op::Acc acc = Op::identity();
-  for (unsigned s = 0; s < splits; ++s) acc = Op::combine(acc, partials[std::uint64_t{s} * g.outputs + k]);
   out[out_off] = Op::finish(acc, g.reduced);
 }
 
@@ -236,7 +260,8 @@ struct AxesLaunch {
   bool vec = false;       // 16-byte packs along the innermost axis
   unsigned group = 32;    // inner: lanes per output
   unsigned block_x = axes_block, block_y = 1;  // outer: threads along the outputs, along the splits
-  unsigned splits = 1;    // total splits of the reduction (outer: grid.y * block_y)
+  unsigned splits = 1;    // splits of the reduction (outer: grid.y * block_y of them, folded to grid.y partials)
+  unsigned partials = 1;  // partials per output for finish_partials (grid.y); 1: no finish
   std::uint64_t per_split = 0;  // inner: units per split; outer: reduced elements per split
   dim3 grid{1, 1, 1};
 };
@@ -280,8 +305,9 @@ inline AxesLaunch plan_launch(const AxesPlan& p, std::size_t elem_bytes, const v
     l.grid = dim3(static_cast<unsigned>(ceil_div(M * l.group, axes_block)), l.splits, 1);
   } else {
     const std::uint64_t threads_x = ceil_div(M, V);
+    // Fewer than 32 threads' worth of outputs: the rest of the warp takes other splits (their rows
+    // are still whole 32-byte sectors), and the block folds its splits before writing.
     l.block_x = pow2_at_least(threads_x, axes_block);
-    l.block_x = std::max(l.block_x, 32u);
     l.block_y = axes_block / l.block_x;
     std::uint64_t splits = std::max<std::uint64_t>(1, target_threads / threads_x);
     splits = std::min<std::uint64_t>(splits, std::max<std::uint64_t>(1, p.reduced / (8 * L)));  // >= 32 elements a split
@@ -291,12 +317,13 @@ inline AxesLaunch plan_launch(const AxesPlan& p, std::size_t elem_bytes, const v
     l.splits = static_cast<unsigned>(splits);
     l.grid = dim3(static_cast<unsigned>(ceil_div(threads_x, l.block_x)), static_cast<unsigned>(splits / l.block_y), 1);
   }
+  l.partials = l.grid.y;
   return l;
 }
 
 template <class Op>
 std::size_t axes_scratch_bytes(const AxesLaunch& l, const AxesPlan& p) {
-  return l.splits > 1 ? std::size_t{l.splits} * p.outputs * sizeof(typename Op::Acc) : 0;
+  return l.partials > 1 ? std::size_t{l.partials} * p.outputs * sizeof(typename Op::Acc) : 0;
 }
 
 template <class Op, class T, unsigned G>
@@ -333,9 +360,9 @@ void reduce_axes_with(const T* in, const AxesPlan& p, const AxesLaunch& l, void*
     launch("reduce_outer_axes", reduce_outer_axes<Op, T, false>, l.grid, dim3(l.block_x, l.block_y), 0, stream, in, g,
            l.per_split, partials, out);
   }
-  if (l.splits > 1)
-    launch("finish_partials", finish_partials<Op>, dim3(static_cast<unsigned>(ceil_div(p.outputs, axes_block))),
-           dim3(axes_block), 0, stream, g, l.splits, static_cast<const typename Op::Acc*>(partials), out);
+  if (l.partials > 1)
+    launch("finish_partials", finish_partials<Op>, dim3(static_cast<unsigned>(ceil_div(p.outputs * 32, axes_block))),
+           dim3(axes_block), 0, stream, g, l.partials, static_cast<const typename Op::Acc*>(partials), out);
 }
 
 // The longest chain of combines from an input to an output: a lane's (or thread's) run, a pack,
@@ -345,7 +372,8 @@ inline std::uint64_t axes_depth(const AxesPlan& p, const AxesLaunch& l, std::siz
   std::uint64_t per_thread = l.per_split;
   if (l.inner) per_thread = l.per_split * V * axes_loads_in_flight;
   (void)p;
-  return per_thread + V + 6 + l.splits;
+  // + the block's fold of its splits (outer) + a lane's run of partials and the warp tree (finish).
+  return per_thread + V + 6 + 8 + ceil_div(l.partials, 32) + 5;
 }
 
 }  // namespace RL_BACKEND_NS

@@ -18,7 +18,8 @@ struct AxesLaunchInfo {
   std::string kernel;   // "reduce_inner_axes" or "reduce_outer_axes"
   bool packs = false;   // 16-byte loads
   unsigned group = 0;   // lanes per output (inner kernel)
-  unsigned splits = 1;  // the reduction split this many ways, then finish_partials
+  unsigned splits = 1;    // the reduction split this many ways
+  unsigned partials = 1;  // partials per output written for finish_partials (1: none, no finish)
 };
 
 struct AxesBackend {

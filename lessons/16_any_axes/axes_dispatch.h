@@ -11,7 +11,7 @@ namespace rl {
 inline namespace RL_BACKEND_NS {
 
 inline AxesLaunchInfo info_of(const AxesLaunch& l) {
-  return {l.inner ? "reduce_inner_axes" : "reduce_outer_axes", l.vec, l.inner ? l.group : 0, l.splits};
+  return {l.inner ? "reduce_inner_axes" : "reduce_outer_axes", l.vec, l.inner ? l.group : 0, l.splits, l.partials};
 }
 
 inline const AxesBackend& this_backend_axes(Backend b) {

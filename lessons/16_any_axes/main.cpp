@@ -187,7 +187,8 @@ int run(int argc, char** argv) {
         std::cout << join_axes(axes) << " " << to_string(t) << ": " << plan.describe() << "\n    launch: " << launch.kernel
                   << (launch.packs ? ", 16-byte packs" : ", element loads")
                   << (launch.group ? ", " + std::to_string(launch.group) + " lanes an output" : "")
-                  << (launch.splits > 1 ? ", split " + std::to_string(launch.splits) + " ways + finish_partials" : "")
+                  << (launch.splits > 1 ? ", split " + std::to_string(launch.splits) + " ways" : "")
+                  << (launch.partials > 1 ? ", " + std::to_string(launch.partials) + " partials an output + finish_partials" : "")
                   << "\n";
         continue;
       }
