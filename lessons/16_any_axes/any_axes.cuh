@@ -91,6 +91,9 @@ __device__ __forceinline__ void odometer_step(const AxesGeometry& g, unsigned fi
   }
 }
 
+// std::min is host-only under nvcc (without --expt-relaxed-constexpr): the kernels use this one.
+__host__ __device__ __forceinline__ std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
+
 template <class T, bool Vec> inline constexpr unsigned axes_pack = Vec ? pack_size<T> : 1u;
 inline constexpr unsigned axes_loads_in_flight = 4;  // lesson 07's lesson: several loads per thread before any add
 inline constexpr unsigned axes_block = 256;
@@ -126,8 +129,8 @@ __global__ void __launch_bounds__(axes_block) reduce_inner_axes(const T* in, Axe
   const std::uint64_t inner_stride = g.red_rank > 0 ? g.red_stride[0] : 0, inner_index = g.red_rank > 0 ? g.red_index[0] : 0;
   const std::uint64_t chunks = (inner + chunk - 1) / chunk, outer = g.reduced / (inner > 0 ? inner : 1);
   const std::uint64_t units = g.reduced > 0 ? chunks * outer : 0;
-  const std::uint64_t u0 = std::min(units, std::uint64_t{blockIdx.y} * units_per_split);
-  const std::uint64_t u1 = std::min(units, u0 + units_per_split);
+  const std::uint64_t u0 = min_u64(units, std::uint64_t{blockIdx.y} * units_per_split);
+  const std::uint64_t u1 = min_u64(units, u0 + units_per_split);
 
   typename Op::Acc acc = Op::identity();
   if (valid && u0 < u1) {
@@ -181,8 +184,8 @@ __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, Axe
   const unsigned split = blockIdx.y * blockDim.y + threadIdx.y;
   std::uint64_t base = 0, out_off = 0;
   if (valid) locate_kept(g, k, base, out_off);
-  const std::uint64_t r0 = valid ? std::min(g.reduced, std::uint64_t{split} * reduced_per_split) : 0;
-  const std::uint64_t r1 = valid ? std::min(g.reduced, r0 + reduced_per_split) : 0;
+  const std::uint64_t r0 = valid ? min_u64(g.reduced, std::uint64_t{split} * reduced_per_split) : 0;
+  const std::uint64_t r1 = valid ? min_u64(g.reduced, r0 + reduced_per_split) : 0;
 
   typename Op::Acc acc[V];
 #pragma unroll
@@ -192,7 +195,7 @@ __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, Axe
   for (std::uint64_t r = r0; r < r1; r += L) {
     wide_t<T> v[L][V] = {};
     std::uint64_t index[L] = {};
-    const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(L, r1 - r));
+    const unsigned n = static_cast<unsigned>(min_u64(L, r1 - r));
 #pragma unroll
     for (unsigned j = 0; j < L; ++j) {
       if (j >= n) continue;
