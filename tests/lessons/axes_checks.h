@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/host/cli.h"
 #include "common/host/device.h"
 #include "common/host/typed.h"
 #include "lessons/16_any_axes/axes_api.h"

@@ -2,6 +2,7 @@
 // the GPU with the simulator (same plan, so the same results to within the tolerance).
 #include <cmath>
 #include <random>
+#include <utility>
 
 #include "tests/lessons/axes_checks.h"
 
