@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
-#   bash tests/device/run.sh build test sanitize ladder bench ops nccl
+#   bash tests/device/run.sh build test sanitize ladder bench ops axes nccl
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -81,6 +81,23 @@ for step in "${steps[@]}"; do
       $build/bin/13_operators_and_types --n 2^28 --json "$out/ops-2p28.json" >"$out/ops-bench.log" 2>&1 || status=1
       grep -vE '^\| (op|-)' "$out/ops-bench.log" | grep -v '^|' | tail -5
       grep '^|' "$out/ops-bench.log"
+      ;;
+    axes)
+      # PyTorch's times first: lessons 14/15 (step rows, after this one) and 16 read torch.json.
+      note "torch baselines (torch.sum, L2 flushed, median of 60): torch.json"
+      PYTHONUNBUFFERED=1 python3 tests/device/torch_baselines.py --out "$out/torch.json" >"$out/torch.log" 2>&1 \
+        || { status=1; tail -5 "$out/torch.log"; }
+      baseline=(); [ -s "$out/torch.json" ] && baseline=(--baseline "$out/torch.json")
+      note "lesson 16: GPU tests"
+      $build/tests/axes_gpu_tests >"$out/axes-tests.log" 2>&1 || status=1
+      tail -4 "$out/axes-tests.log"
+      note "lesson 16: plans of the benchmark tensor"
+      $build/bin/16_any_axes --explain 2>&1 | tee "$out/axes-explain.log"
+      note "lesson 16: 64x128x64x128 float32 over {0,2} {1,3} {3} {0} (JSON: axes.json)"
+      $build/bin/16_any_axes --reps 50 "${baseline[@]}" --json "$out/axes.json" >"$out/axes-bench.log" 2>&1 || status=1
+      grep -v '^|' "$out/axes-bench.log" | tail -6
+      note "torch.sum times"; cat "$out/torch.log"
+      note "lesson 16 table"; grep '^|' "$out/axes-bench.log"
       ;;
     grade)
       # The classroom grader on the GPU: every exercise fails untouched and passes with its solution,

@@ -1,0 +1,383 @@
+#pragma once
+// Lesson 16: a reduction over any subset of the axes of a strided tensor. The plan (axes_plan.h) has
+// already merged and ordered the axes; what is left for the GPU is one question, asked of the
+// innermost axis (the one with stride 1): who owns it?
+//
+//   reduced innermost -> reduce_inner_axes: a group of lanes per output reads along the reduction,
+//                        16 bytes a lane, neighbouring lanes neighbouring addresses (lesson 14's rows);
+//   kept innermost    -> reduce_outer_axes: a thread per pack of neighbouring outputs walks the
+//                        reduction alone; a warp's 32 loads are one contiguous run (lesson 15's columns).
+//
+// Every other axis is index arithmetic: a counter per axis (an odometer), advanced once per load, so
+// no division sits in the inner loop. When there are too few outputs to fill the GPU the reduction is
+// split (grid.y): each split writes a partial, and finish_partials combines them in a fixed order, so
+// the result has the same bits every run.
+#include <algorithm>
+#include <cstdint>
+
+#include "common/cuda_compat.h"
+#include "common/host/reducer.h"
+#include "common/launch.h"
+#include "lessons/13_operators_and_types/block_reduce.cuh"
+#include "lessons/13_operators_and_types/operators_and_types.cuh"
+#include "lessons/13_operators_and_types/reduce_ops.cuh"
+#include "lessons/16_any_axes/axes_plan.h"
+
+namespace rl {
+inline namespace RL_BACKEND_NS {
+
+// The plan as a kernel argument: fixed arrays (a kernel takes no std::vector), innermost first.
+struct AxesGeometry {
+  unsigned kept_rank, red_rank;
+  std::uint64_t kept_size[max_rank], kept_stride[max_rank], kept_out[max_rank];
+  std::uint64_t red_size[max_rank], red_stride[max_rank], red_index[max_rank];
+  std::uint64_t outputs, reduced;  // M, K
+};
+
+inline AxesGeometry geometry_of(const AxesPlan& p) {
+  AxesGeometry g{};
+  const auto kept = p.kept_inner_first(), red = p.reduced_inner_first();
+  g.kept_rank = static_cast<unsigned>(kept.size());
+  g.red_rank = static_cast<unsigned>(red.size());
+  for (unsigned i = 0; i < g.kept_rank; ++i) g.kept_size[i] = kept[i].size, g.kept_stride[i] = kept[i].stride, g.kept_out[i] = kept[i].out_stride;
+  for (unsigned i = 0; i < g.red_rank; ++i) g.red_size[i] = red[i].size, g.red_stride[i] = red[i].stride, g.red_index[i] = red[i].index_stride;
+  g.outputs = p.outputs;
+  g.reduced = p.reduced;
+  return g;
+}
+
+// Where the kept position k (numbered innermost-fastest over the merged kept axes) lives: its input
+// offset and its output offset. Once per output, so the divisions do not matter.
+__device__ __forceinline__ void locate_kept(const AxesGeometry& g, std::uint64_t k, std::uint64_t& in_off,
+                                            std::uint64_t& out_off) {
+  in_off = 0;
+  out_off = 0;
+  for (unsigned i = 0; i < g.kept_rank; ++i) {
+    const std::uint64_t q = k / g.kept_size[i], idx = k - q * g.kept_size[i];
+    in_off += idx * g.kept_stride[i];
+    out_off += idx * g.kept_out[i];
+    k = q;
+  }
+}
+
+// A counter per reduced axis from `first` on (axes first..red_rank-1 of the geometry), advanced one
+// step at a time: the innermost counter moves, and carries ripple outwards only on wrap-around.
+struct Odometer {
+  std::uint64_t at[max_rank];
+  std::uint64_t offset, index;  // input offset and reduced-element number of the current position
+};
+
+__device__ __forceinline__ void odometer_start(const AxesGeometry& g, unsigned first, std::uint64_t r, Odometer& o) {
+  o.offset = 0;
+  o.index = 0;
+  for (unsigned i = first; i < g.red_rank; ++i) {
+    const std::uint64_t q = r / g.red_size[i];
+    o.at[i] = r - q * g.red_size[i];
+    o.offset += o.at[i] * g.red_stride[i];
+    o.index += o.at[i] * g.red_index[i];
+    r = q;
+  }
+}
+
+__device__ __forceinline__ void odometer_step(const AxesGeometry& g, unsigned first, Odometer& o) {
+  for (unsigned i = first; i < g.red_rank; ++i) {
+    o.offset += g.red_stride[i];
+    o.index += g.red_index[i];
+    if (++o.at[i] < g.red_size[i]) return;
+    // Wrapped: back to 0 on this axis (undo its whole run) and carry into the next one out.
+    o.at[i] = 0;
+    o.offset -= g.red_size[i] * g.red_stride[i];
+    o.index -= g.red_size[i] * g.red_index[i];
+  }
+}
+
+// std::min is host-only under nvcc (without --expt-relaxed-constexpr): the kernels use this one.
+__host__ __device__ __forceinline__ std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
+
+template <class T, bool Vec> inline constexpr unsigned axes_pack = Vec ? pack_size<T> : 1u;
+inline constexpr unsigned axes_loads_in_flight = 4;  // lesson 07's lesson: several loads per thread before any add
+inline constexpr unsigned axes_block = 256;
+
+// Either the final answer at the output, or this split's partial for finish_partials.
+template <class Op>
+__device__ __forceinline__ void deliver(typename Op::Acc acc, std::uint64_t k, std::uint64_t out_off,
+                                        std::uint64_t reduced, unsigned split, unsigned splits, std::uint64_t outputs,
+                                        typename Op::Acc* partials, typename Op::Out* out) {
+  if (splits == 1) out[out_off] = Op::finish(acc, reduced);
+  else partials[std::uint64_t{split} * outputs + k] = acc;
+}
+
+// Reduced innermost. G lanes (a power of two, at most 32) share one output: lane l reads packs l,
+// l + G, l + 2G, ... of the innermost reduced axis, so the group's loads are one contiguous run, and
+// the group folds its lanes with lesson 13's shuffles. The rest of the reduced axes are "units": one
+// unit is one chunk of the innermost axis at one position of the outer reduced axes; split s takes
+// units [s * units_per_split, ...), walked by an odometer, so no unit costs a division.
+template <class Op, class T, unsigned G, bool Vec>
+__global__ void __launch_bounds__(axes_block) reduce_inner_axes(const T* in, AxesGeometry g,
+                                                                std::uint64_t units_per_split,
+                                                                typename Op::Acc* partials, typename Op::Out* out) {
+  static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "a group is a power-of-two slice of a warp");
+  constexpr unsigned V = axes_pack<T, Vec>, L = axes_loads_in_flight;
+  constexpr std::uint64_t chunk = std::uint64_t{G} * V * L;  // elements of the innermost axis per unit
+  const std::uint64_t k = (std::uint64_t{blockIdx.x} * axes_block + threadIdx.x) / G;
+  const unsigned lane = threadIdx.x % G;
+  const bool valid = k < g.outputs;  // no early return: the whole warp must reach the shuffles
+  std::uint64_t base = 0, out_off = 0;
+  if (valid) locate_kept(g, k, base, out_off);
+
+  const std::uint64_t inner = g.red_rank > 0 ? g.red_size[0] : 1;
+  const std::uint64_t inner_stride = g.red_rank > 0 ? g.red_stride[0] : 0, inner_index = g.red_rank > 0 ? g.red_index[0] : 0;
+  const std::uint64_t chunks = (inner + chunk - 1) / chunk, outer = g.reduced / (inner > 0 ? inner : 1);
+  const std::uint64_t units = g.reduced > 0 ? chunks * outer : 0;
+  const std::uint64_t u0 = min_u64(units, std::uint64_t{blockIdx.y} * units_per_split);
+  const std::uint64_t u1 = min_u64(units, u0 + units_per_split);
+
+  typename Op::Acc acc = Op::identity();
+  if (valid && u0 < u1) {
+    std::uint64_t c = u0 % chunks;  // the chunk within the innermost axis
+    Odometer o;
+    odometer_start(g, 1, u0 / chunks, o);  // and the position on the outer reduced axes
+    for (std::uint64_t u = u0; u < u1; ++u) {
+      // All L loads are issued before the first is used: that is what keeps DRAM busy.
+      wide_t<T> v[L][V] = {};  // zeros where a load is skipped (never folded; keeps g++ sure of it)
+      bool live[L];
+#pragma unroll
+      for (unsigned j = 0; j < L; ++j) {
+        const std::uint64_t p = c * chunk + (std::uint64_t{j} * G + lane) * V;  // position on the innermost axis
+        live[j] = p < inner;
+        if (!live[j]) continue;
+        const T* at = in + base + o.offset + p * inner_stride;
+        if constexpr (Vec) load_pack<T>(at, v[j]);
+        else v[j][0] = Widen<T>::from(at[0]);
+      }
+#pragma unroll
+      for (unsigned j = 0; j < L; ++j) {
+        if (!live[j]) continue;
+        const std::uint64_t p = c * chunk + (std::uint64_t{j} * G + lane) * V;
+#pragma unroll
+        for (unsigned e = 0; e < V; ++e) acc = Op::combine(acc, Op::transform(v[j][e], o.index + (p + e) * inner_index));
+      }
+      if (++c == chunks) {
+        c = 0;
+        odometer_step(g, 1, o);
+      }
+    }
+  }
+  // The group's lanes, folded: lane 0 of each group ends with lanes [0, G) (offsets below G never
+  // let a group's lane 0 see another group's lanes).
+#pragma unroll
+  for (unsigned offset = G / 2; offset > 0; offset /= 2) acc = Op::combine(acc, shuffle_down(acc, offset));
+  if (valid && lane == 0) deliver<Op>(acc, k, out_off, g.reduced, blockIdx.y, gridDim.y, g.outputs, partials, out);
+}
+
+// Kept innermost. Thread q owns the V neighbouring outputs k = qV .. qV+V-1 along the innermost kept
+// axis (one 16-byte load feeds V outputs) and walks its split of the reduced elements alone, through
+// an odometer over all reduced axes; a warp's loads at each step are 32 neighbouring packs. blockDim.y
+// threads (and grid.y blocks) split the reduction when there are few outputs.
+template <class Op, class T, bool Vec>
+__global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, AxesGeometry g,
+                                                                std::uint64_t reduced_per_split,
+                                                                typename Op::Acc* partials, typename Op::Out* out) {
+  constexpr unsigned V = axes_pack<T, Vec>, L = axes_loads_in_flight;
+  const std::uint64_t k = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) * V;
+  const bool valid = k < g.outputs;  // no early return: the block meets at barriers below
+  const unsigned split = blockIdx.y * blockDim.y + threadIdx.y;
+  std::uint64_t base = 0, out_off = 0;
+  if (valid) locate_kept(g, k, base, out_off);
+  const std::uint64_t r0 = valid ? min_u64(g.reduced, std::uint64_t{split} * reduced_per_split) : 0;
+  const std::uint64_t r1 = valid ? min_u64(g.reduced, r0 + reduced_per_split) : 0;
+
+  typename Op::Acc acc[V];
+#pragma unroll
+  for (unsigned e = 0; e < V; ++e) acc[e] = Op::identity();
+  Odometer o;
+  odometer_start(g, 0, r0, o);
+  for (std::uint64_t r = r0; r < r1; r += L) {
+    wide_t<T> v[L][V] = {};
+    std::uint64_t index[L] = {};
+    const unsigned n = static_cast<unsigned>(min_u64(L, r1 - r));
+#pragma unroll
+    for (unsigned j = 0; j < L; ++j) {
+      if (j >= n) continue;
+      const T* at = in + base + o.offset;
+      if constexpr (Vec) load_pack<T>(at, v[j]);
+      else v[j][0] = Widen<T>::from(at[0]);
+      index[j] = o.index;
+      odometer_step(g, 0, o);
+    }
+#pragma unroll
+    for (unsigned j = 0; j < L; ++j) {
+      if (j >= n) continue;
+#pragma unroll
+      for (unsigned e = 0; e < V; ++e) acc[e] = Op::combine(acc[e], Op::transform(v[j][e], index[j]));
+    }
+  }
+  // The block's rows of threads (threadIdx.y) hold splits of the same outputs: fold them here, in a
+  // fixed tree through shared memory, so that only one partial per block leaves the SM.
+  if (blockDim.y > 1) {
+    __shared__ typename Op::Acc tile[axes_block][V];
+    const unsigned me = threadIdx.y * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (unsigned e = 0; e < V; ++e) tile[me][e] = acc[e];
+    for (unsigned half = blockDim.y / 2; half > 0; half /= 2) {
+      __syncthreads();
+      if (threadIdx.y < half)
+#pragma unroll
+        for (unsigned e = 0; e < V; ++e) tile[me][e] = Op::combine(tile[me][e], tile[me + half * blockDim.x][e]);
+    }
+    __syncthreads();
+    if (threadIdx.y > 0) return;
+#pragma unroll
+    for (unsigned e = 0; e < V; ++e) acc[e] = tile[me][e];
+  }
+  if (!valid) return;
+  // Vec: the V outputs are neighbours on the innermost kept axis (its size is a multiple of V).
+  const std::uint64_t out_step = g.kept_rank > 0 ? g.kept_out[0] : 0;
+#pragma unroll
+  for (unsigned e = 0; e < V; ++e)
+    deliver<Op>(acc[e], k + e, out_off + e * out_step, g.reduced, blockIdx.y, gridDim.y, g.outputs, partials, out);
+}
+
+// The splits' partials, a warp per output: lane l folds partials l, l + 32, ... in order, then
+// lesson 13's shuffle tree. A fixed tree over a fixed order: the same bits every run.
+template <class Op>
+__global__ void __launch_bounds__(axes_block) finish_partials(AxesGeometry g, unsigned splits,
+                                                              const typename Op::Acc* partials, typename Op::Out* out) {
+  const std::uint64_t k = (std::uint64_t{blockIdx.x} * axes_block + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x % 32;
+  const bool valid = k < g.outputs;  // the whole warp reaches the shuffles
+  typename Op::Acc acc = Op::identity();
+  if (valid)
+    for (unsigned s = lane; s < splits; s += 32) acc = Op::combine(acc, partials[std::uint64_t{s} * g.outputs + k]);
+  acc = warp_reduce<Op>(acc);
+  if (!valid || lane != 0) return;
+  std::uint64_t in_off = 0, out_off = 0;
+  locate_kept(g, k, in_off, out_off);
+  out[out_off] = Op::finish(acc, g.reduced);
+}
+
+// ---- The launch plan: which kernel, how wide a pack, how many lanes, how many splits. ----
+
+struct AxesLaunch {
+  bool inner = false;     // reduce_inner_axes (reduced innermost) or reduce_outer_axes
+  bool vec = false;       // 16-byte packs along the innermost axis
+  unsigned group = 32;    // inner: lanes per output
+  unsigned block_x = axes_block, block_y = 1;  // outer: threads along the outputs, along the splits
+  unsigned splits = 1;    // splits of the reduction (outer: grid.y * block_y of them, folded to grid.y partials)
+  unsigned partials = 1;  // partials per output for finish_partials (grid.y); 1: no finish
+  std::uint64_t per_split = 0;  // inner: units per split; outer: reduced elements per split
+  dim3 grid{1, 1, 1};
+};
+
+inline unsigned pow2_at_least(std::uint64_t x, unsigned cap) {
+  unsigned p = 1;
+  while (p < x && p < cap) p *= 2;
+  return p;
+}
+
+// Packs of 16 bytes need: the innermost axis contiguous, its length a whole number of packs, and
+// every other stride (and the base address) a whole number of packs, so that every pack is aligned.
+inline bool packs_fit(const AxesPlan& p, std::size_t elem_bytes, const void* in) {
+  const std::uint64_t V = 16 / elem_bytes;
+  if (p.axes.empty() || p.axes.back().stride != 1 || p.axes.back().size % V != 0) return false;
+  if (reinterpret_cast<std::uintptr_t>(in) % 16 != 0) return false;
+  for (std::size_t i = 0; i + 1 < p.axes.size(); ++i)
+    if (p.axes[i].stride % V != 0) return false;
+  return true;
+}
+
+inline AxesLaunch plan_launch(const AxesPlan& p, std::size_t elem_bytes, const void* in, const DeviceShape& s) {
+  AxesLaunch l;
+  l.inner = !p.axes.empty() && p.axes.back().reduced;
+  l.vec = packs_fit(p, elem_bytes, in);
+  const std::uint64_t V = l.vec ? 16 / elem_bytes : 1, L = axes_loads_in_flight;
+  // Enough threads for half the GPU's thread slots, each with L loads in flight: past that, more
+  // splits buy only more partials to write and read.
+  const std::uint64_t target_threads = std::uint64_t{s.sm_count} * s.max_threads_per_sm / 2;
+  const std::uint64_t M = std::max<std::uint64_t>(p.outputs, 1);
+  if (l.inner) {
+    const std::uint64_t inner = p.axes.back().size, packs = (inner + V - 1) / V;
+    l.group = pow2_at_least((packs + L - 1) / L, 32);  // each lane L packs of a row where the row allows
+    const std::uint64_t chunk = l.group * V * L, chunks = (inner + chunk - 1) / chunk;
+    const std::uint64_t units = chunks * (p.reduced / inner);
+    const std::uint64_t threads = M * l.group;
+    std::uint64_t splits = std::max<std::uint64_t>(1, target_threads / threads);
+    splits = std::min<std::uint64_t>({splits, std::max<std::uint64_t>(1, units / 4), 65535});  // >= 4 units a split
+    l.per_split = (units + splits - 1) / splits;
+    l.splits = static_cast<unsigned>(std::max<std::uint64_t>(1, (units + l.per_split - 1) / std::max<std::uint64_t>(l.per_split, 1)));
+    l.grid = dim3(static_cast<unsigned>(ceil_div(M * l.group, axes_block)), l.splits, 1);
+  } else {
+    const std::uint64_t threads_x = ceil_div(M, V);
+    // Fewer than 32 threads' worth of outputs: the rest of the warp takes other splits (their rows
+    // are still whole 32-byte sectors), and the block folds its splits before writing.
+    l.block_x = pow2_at_least(threads_x, axes_block);
+    l.block_y = axes_block / l.block_x;
+    std::uint64_t splits = std::max<std::uint64_t>(1, target_threads / threads_x);
+    splits = std::min<std::uint64_t>(splits, std::max<std::uint64_t>(1, p.reduced / (8 * L)));  // >= 32 elements a split
+    splits = ceil_div(splits, l.block_y) * l.block_y;  // whole blocks along y
+    splits = std::min<std::uint64_t>(splits, 65535u * l.block_y);
+    l.per_split = std::max<std::uint64_t>(1, ceil_div(p.reduced, splits));
+    l.splits = static_cast<unsigned>(splits);
+    l.grid = dim3(static_cast<unsigned>(ceil_div(threads_x, l.block_x)), static_cast<unsigned>(splits / l.block_y), 1);
+  }
+  l.partials = l.grid.y;
+  return l;
+}
+
+template <class Op>
+std::size_t axes_scratch_bytes(const AxesLaunch& l, const AxesPlan& p) {
+  return l.partials > 1 ? std::size_t{l.partials} * p.outputs * sizeof(typename Op::Acc) : 0;
+}
+
+template <class Op, class T, unsigned G>
+void launch_inner(const T* in, const AxesGeometry& g, const AxesLaunch& l, typename Op::Acc* partials,
+                  typename Op::Out* out, void* stream) {
+  if (l.vec)
+    launch("reduce_inner_axes", reduce_inner_axes<Op, T, G, true>, l.grid, dim3(axes_block), 0, stream, in, g,
+           l.per_split, partials, out);
+  else
+    launch("reduce_inner_axes", reduce_inner_axes<Op, T, G, false>, l.grid, dim3(axes_block), 0, stream, in, g,
+           l.per_split, partials, out);
+}
+
+// Enqueues the whole reduction; `scratch` holds axes_scratch_bytes<Op>(l, p) bytes.
+template <class Op, class T>
+void reduce_axes_with(const T* in, const AxesPlan& p, const AxesLaunch& l, void* scratch, typename Op::Out* out,
+                      void* stream) {
+  if (p.outputs == 0) return;
+  const AxesGeometry g = geometry_of(p);
+  auto* partials = static_cast<typename Op::Acc*>(scratch);
+  if (l.inner) {
+    switch (l.group) {  // the group width is a template parameter: the shuffle tree unrolls
+      case 1: launch_inner<Op, T, 1>(in, g, l, partials, out, stream); break;
+      case 2: launch_inner<Op, T, 2>(in, g, l, partials, out, stream); break;
+      case 4: launch_inner<Op, T, 4>(in, g, l, partials, out, stream); break;
+      case 8: launch_inner<Op, T, 8>(in, g, l, partials, out, stream); break;
+      case 16: launch_inner<Op, T, 16>(in, g, l, partials, out, stream); break;
+      default: launch_inner<Op, T, 32>(in, g, l, partials, out, stream); break;
+    }
+  } else if (l.vec) {
+    launch("reduce_outer_axes", reduce_outer_axes<Op, T, true>, l.grid, dim3(l.block_x, l.block_y), 0, stream, in, g,
+           l.per_split, partials, out);
+  } else {
+    launch("reduce_outer_axes", reduce_outer_axes<Op, T, false>, l.grid, dim3(l.block_x, l.block_y), 0, stream, in, g,
+           l.per_split, partials, out);
+  }
+  if (l.partials > 1)
+    launch("finish_partials", finish_partials<Op>, dim3(static_cast<unsigned>(ceil_div(p.outputs * 32, axes_block))),
+           dim3(axes_block), 0, stream, g, l.partials, static_cast<const typename Op::Acc*>(partials), out);
+}
+
+// The longest chain of combines from an input to an output: a lane's (or thread's) run, a pack,
+// the group's shuffle tree, the splits in a row.
+inline std::uint64_t axes_depth(const AxesPlan& p, const AxesLaunch& l, std::size_t elem_bytes) {
+  const std::uint64_t V = l.vec ? 16 / elem_bytes : 1;
+  std::uint64_t per_thread = l.per_split;
+  if (l.inner) per_thread = l.per_split * V * axes_loads_in_flight;
+  (void)p;
+  // + the block's fold of its splits (outer) + a lane's run of partials and the warp tree (finish).
+  return per_thread + V + 6 + 8 + ceil_div(l.partials, 32) + 5;
+}
+
+}  // namespace RL_BACKEND_NS
+}  // namespace rl
