@@ -16,7 +16,6 @@
 #include "common/host/reference.h"
 #include "common/launch.h"
 #include "lessons/13_operators_and_types/block_reduce.cuh"
-#include "lessons/13_operators_and_types/operators_and_types.cuh"
 #include "lessons/13_operators_and_types/reduce_ops.cuh"
 
 namespace rl {
@@ -31,13 +30,34 @@ inline constexpr std::uint64_t rows_ticket_capacity = 4096;  // the split plan i
 // static: every translation unit that includes this header gets its own (lesson 16 may include it).
 [[maybe_unused]] static __device__ unsigned int rows_tickets[rows_ticket_capacity];
 
+// Lesson 13's 16-byte pack (not included from operators_and_types.cuh: that header defines lesson
+// 13's ticket counter, and two libraries holding it would not link together).
+template <class T> inline constexpr unsigned pack_of = 16 / sizeof(T);  // 8 halves, 4 floats, 2 doubles
 // A 16-byte pack when Vec (every row starts 16-byte aligned), else a single element.
-template <class T, bool Vec> inline constexpr unsigned load_width = Vec ? pack_size<T> : 1u;
+template <class T, bool Vec> inline constexpr unsigned load_width = Vec ? pack_of<T> : 1u;
 
 template <class T, bool Vec>
 __device__ __forceinline__ void load_one(const T* at, wide_t<T> (&v)[load_width<T, Vec>]) {
-  if constexpr (Vec) load_pack<T>(at, v);
-  else v[0] = Widen<T>::from(at[0]);
+  if constexpr (Vec) {
+    const int4 raw = __ldg(reinterpret_cast<const int4*>(at));  // one 16-byte load (int4: what __ldg takes)
+    T e[load_width<T, Vec>];
+    std::memcpy(e, &raw, sizeof(raw));  // the same bits as K elements; no instructions
+#pragma unroll
+    for (unsigned j = 0; j < load_width<T, Vec>; ++j) v[j] = Widen<T>::from(e[j]);
+  } else {
+    v[0] = Widen<T>::from(at[0]);
+  }
+}
+
+// A partial another block wrote, read from L2 (__ldcg: past this SM's L1, which may hold a stale line).
+template <class V>
+__device__ __forceinline__ V load_from_l2(const V* at) {
+  unsigned words[sizeof(V) / 4];
+#pragma unroll
+  for (unsigned k = 0; k < sizeof(V) / 4; ++k) words[k] = __ldcg(reinterpret_cast<const unsigned*>(at) + k);
+  V v;
+  std::memcpy(&v, words, sizeof(V));
+  return v;
 }
 
 // Folds loads first, first + stride, ... < count of one row (load p = elements [p*K, p*K + K)),
@@ -156,7 +176,7 @@ __global__ void __launch_bounds__(rows_block) rows_by_blocks(const T* in, std::u
       if (is_last) {
         typename Op::Acc total = Op::identity();
         for (unsigned s = threadIdx.x; s < splits; s += rows_block)
-          total = Op::combine(total, load_l2(partials + row * splits + s));
+          total = Op::combine(total, load_from_l2(partials + row * splits + s));
         total = block_reduce<Op, rows_block>(total);  // a fixed tree over a fixed order
         if (threadIdx.x == 0) out[row] = Op::finish(total, n);
       }
@@ -248,8 +268,8 @@ std::string rows_plan_text(std::uint64_t m, std::uint64_t n, const DeviceShape& 
 template <class Op, class T>
 std::uint64_t rows_depth(std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
   const RowPlan p = rows_plan<T>(m, n, false, s);  // scalar loads: the longest per-thread chain
-  if (p.lanes > 0) return ceil_div(n, p.lanes) + pack_size<T> + 6;
-  return ceil_div(ceil_div(n, p.splits), rows_block) + pack_size<T> + 2 + 2 * summation_depth(rows_block, 0) +
+  if (p.lanes > 0) return ceil_div(n, p.lanes) + pack_of<T> + 6;
+  return ceil_div(ceil_div(n, p.splits), rows_block) + pack_of<T> + 2 + 2 * summation_depth(rows_block, 0) +
          ceil_div(p.splits, rows_block);
 }
 

@@ -34,7 +34,8 @@ struct ColumnsBackend {
   std::string (*plan)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
   // The naive version for the lesson's comparison: one atomicAdd per element into a zeroed out[col].
   // float32 sum only; nondeterministic (the order of the adds changes from run to run).
-  void (*atomic_sum_f32)(const float* in, std::uint64_t m, std::uint64_t n, float* out, void* stream) = nullptr;
+  void (*atomic_sum_f32)(const float* in, std::uint64_t m, std::uint64_t n, float* out, const DeviceShape&,
+                         void* stream) = nullptr;
 };
 
 const ColumnsBackend* columns_backend(Backend b);
