@@ -155,7 +155,7 @@ __global__ void __launch_bounds__(rows_block) rows_by_blocks(const T* in, std::u
   __shared__ bool is_last;
   for (std::uint64_t item = blockIdx.x; item < m * splits; item += gridDim.x) {  // the same on the whole block
     const std::uint64_t row = item / splits, slice = item % splits;
-    const std::uint64_t begin = slice * per_slice, end = std::min(loads, begin + per_slice);
+    const std::uint64_t begin = slice * per_slice, end = begin + per_slice < loads ? begin + per_slice : loads;
     const T* base = in + row * n + begin * K;  // fold_row's indices count from here: shift them back
     typename Op::Acc acc = Op::identity();
     if (begin < end) {

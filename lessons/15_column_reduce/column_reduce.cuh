@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(cols_block) columns_by_chunks(const T* in, std
     const std::uint64_t load = tile * col_threads + c;  // this thread's pack of K columns
     const bool has_columns = load < col_loads;
     const std::uint64_t col = load * K;
-    const std::uint64_t first = chunk * chunk_rows, last = std::min(m, first + chunk_rows);
+    const std::uint64_t first = chunk * chunk_rows, last = first + chunk_rows < m ? first + chunk_rows : m;
     Acc acc[K];
 #pragma unroll
     for (unsigned j = 0; j < K; ++j) acc[j] = Op::identity();
