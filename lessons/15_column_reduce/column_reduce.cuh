@@ -108,10 +108,23 @@ __global__ void __launch_bounds__(cols_block) columns_by_chunks(const T* in, std
         // the same fixed tree as above: the chunk partials always meet in the same order.
 #pragma unroll
         for (unsigned j = 0; j < K; ++j) acc[j] = Op::identity();
-        if (has_columns)
-          for (unsigned k = lane; k < chunks; k += row_lanes)
+        if (has_columns) {
+          unsigned k = lane;
+          for (; k + (F - 1) * row_lanes < chunks; k += F * row_lanes) {
+            Acc got[F][K];  // F chunks' partials in flight at once: each is an L2 round trip
 #pragma unroll
-            for (unsigned j = 0; j < K; ++j) acc[j] = Op::combine(acc[j], load_from_l2(partials + k * n + col + j));
+            for (unsigned f = 0; f < F; ++f)
+#pragma unroll
+              for (unsigned j = 0; j < K; ++j) got[f][j] = load_from_l2(partials + std::uint64_t{k + f * row_lanes} * n + col + j);
+#pragma unroll
+            for (unsigned f = 0; f < F; ++f)
+#pragma unroll
+              for (unsigned j = 0; j < K; ++j) acc[j] = Op::combine(acc[j], got[f][j]);
+          }
+          for (; k < chunks; k += row_lanes)
+#pragma unroll
+            for (unsigned j = 0; j < K; ++j) acc[j] = Op::combine(acc[j], load_from_l2(partials + std::uint64_t{k} * n + col + j));
+        }
         combine_row_lanes<Op, K>(acc, shared, col_threads);
         if (lane == 0 && has_columns)
 #pragma unroll
@@ -154,12 +167,15 @@ ColumnPlan columns_plan(std::uint64_t m, std::uint64_t n, bool vec, const Device
   const std::uint64_t k = vec ? pack_of<T> : 1;
   const std::uint64_t col_loads = ceil_div(n, k);
   ColumnPlan p;
-  p.col_threads = static_cast<unsigned>(std::min<std::uint64_t>(next_pow2(col_loads), cols_block));
-  const std::uint64_t row_lanes = cols_block / p.col_threads;
-  p.tiles = ceil_div(col_loads, p.col_threads);
   // Half the blocks that fit on the GPU at once, each with at least 8 rows a thread: enough loads in
   // flight, and few enough chunks that their partials cost little next to the input.
   const std::uint64_t target = std::uint64_t{s.sm_count} * (s.max_threads_per_sm / cols_block) / 2;
+  p.col_threads = static_cast<unsigned>(std::min<std::uint64_t>(next_pow2(col_loads), cols_block));
+  // Too few tiles to fill the GPU means chunks, whose partials the last block of a tile reads alone:
+  // narrower tiles (down to a warp's width, still whole 512-byte runs of a row) mean fewer chunks.
+  while (p.col_threads > 32 && ceil_div(col_loads, p.col_threads) < target) p.col_threads /= 2;
+  const std::uint64_t row_lanes = cols_block / p.col_threads;
+  p.tiles = ceil_div(col_loads, p.col_threads);
   std::uint64_t chunks = 1;
   if (p.tiles < target && p.tiles <= cols_ticket_capacity)
     chunks = std::clamp<std::uint64_t>(std::min(ceil_div(target, p.tiles), m / (row_lanes * cols_rows_per_thread)), 1,
