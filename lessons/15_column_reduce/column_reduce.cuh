@@ -137,8 +137,10 @@ __global__ void __launch_bounds__(cols_block) columns_by_chunks(const T* in, std
 
 // The naive version: a thread an element, added into its column's total. Correct for a float sum
 // only, slower (every add to one column serialises at one L2 address) and nondeterministic (the
-// order of the adds, hence the rounding, changes from run to run).
-__global__ void columns_atomic_sum(const float* in, std::uint64_t m, std::uint64_t n, float* out) {
+// order of the adds, hence the rounding, changes from run to run). A template (for float only) so that
+// every translation unit including this header may define it.
+template <class T>
+__global__ void columns_atomic_sum(const T* in, std::uint64_t m, std::uint64_t n, T* out) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m * n; i += stride)
     atomicAdd(&out[i % n], in[i]);
@@ -151,7 +153,7 @@ inline void columns_atomic_sum_launch(const float* in, std::uint64_t m, std::uin
   if (m == 0) return;
   const std::uint64_t resident = std::uint64_t{s.sm_count} * (s.max_threads_per_sm / cols_block);
   const auto grid = static_cast<unsigned>(std::clamp<std::uint64_t>(ceil_div(m * n, cols_block), 1, 4 * resident));
-  launch("columns_atomic_sum", columns_atomic_sum, dim3(grid), dim3(cols_block), 0, stream, in, m, n, out);
+  launch("columns_atomic_sum", columns_atomic_sum<float>, dim3(grid), dim3(cols_block), 0, stream, in, m, n, out);
 }
 
 struct ColumnPlan {
