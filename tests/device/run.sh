@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
-#   bash tests/device/run.sh build test sanitize ladder bench ops axes nccl
+#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows nccl
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,8 +37,11 @@ for step in "${steps[@]}"; do
       note "compute-sanitizer: memcheck, racecheck, synccheck on every lesson at N = 2^20+7"
       for exe in $build/bin/[0-9][0-9]_*; do
         [ "$(basename "$exe")" = 17_multi_gpu_nccl ] && continue  # NCCL's own kernels are not ours to sanitize
+        args=(--n 2^20+7 --check-only)
+        # Lessons 14 and 15 take shapes: one of each plan, odd N (scalar loads) among them.
+        case $(basename "$exe") in 14_*|15_*) args=(--shape 1000x1001,2^16x8,8x2^16,4x2^18 --check-only) ;; esac
         for tool in memcheck racecheck synccheck; do
-          if compute-sanitizer --tool $tool --error-exitcode 3 "$exe" --n 2^20+7 --check-only >"$out/san.tmp" 2>&1; then
+          if compute-sanitizer --tool $tool --error-exitcode 3 "$exe" "${args[@]}" >"$out/san.tmp" 2>&1; then
             printf '%-32s %-10s clean\n' "$(basename "$exe")" "$tool"
           else
             printf '%-32s %-10s FAILED\n' "$(basename "$exe")" "$tool"; tail -20 "$out/san.tmp"; status=1
@@ -58,6 +61,7 @@ for step in "${steps[@]}"; do
       for exe in $build/bin/[0-9][0-9]_*; do
         name=$(basename "$exe")
         [ "$name" = 17_multi_gpu_nccl ] && continue  # records no trace: lesson 11's kernel does its work
+        case $name in 14_*|15_*) continue ;; esac     # matrices: no --trace (their tables are the record)
         "$exe" --trace "$out/traces/$name.h100.json" --check-only >/dev/null 2>"$out/traces/$name.err" \
           || { echo "$name: trace failed: $(cat "$out/traces/$name.err")"; }
         rm -f "$out/traces/$name.err"
@@ -98,6 +102,23 @@ for step in "${steps[@]}"; do
       grep -v '^|' "$out/axes-bench.log" | tail -6
       note "torch.sum times"; cat "$out/torch.log"
       note "lesson 16 table"; grep '^|' "$out/axes-bench.log"
+      ;;
+    rows)
+      # Lessons 14 and 15: the GPU suite, then both tables at the benchmark shapes, with x torch where
+      # tests/device/torch_baselines.py (lesson 16's step) has written $out/torch.json. Tables last.
+      note "lessons 14, 15: matrix_gpu_tests"
+      $build/tests/matrix_gpu_tests >"$out/matrix-tests.log" 2>&1 || status=1
+      tail -4 "$out/matrix-tests.log"
+      baseline=()
+      [ -f "$out/torch.json" ] && baseline=(--baseline "$out/torch.json")
+      [ -f "$out/torch.json" ] || echo "no $out/torch.json: tables without x torch"
+      for exe in 14_row_reduce 15_column_reduce; do
+        $build/bin/$exe ${baseline[@]+"${baseline[@]}"} --json "$out/$exe.json" >"$out/$exe.log" 2>&1 || status=1
+      done
+      for exe in 14_row_reduce 15_column_reduce; do
+        note "$exe (JSON: $exe.json)"
+        cat "$out/$exe.log"
+      done
       ;;
     grade)
       # The classroom grader on the GPU: every exercise fails untouched and passes with its solution,

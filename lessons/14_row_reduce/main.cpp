@@ -1,0 +1,22 @@
+// Lesson 14's executable: every row of M x N matrices reduced, verified row by row against the CPU
+// reference, timed against CUB's segmented reduce and (with --baseline) torch.sum(dim=1).
+#include "common/host/harness.h"
+#include "lessons/14_row_reduce/matrix_main.h"
+#include "lessons/14_row_reduce/row_reduce_api.h"
+
+int main(int argc, char** argv) {
+  using namespace rl;
+  MatrixLesson lesson;
+  lesson.program = "14_row_reduce";
+  lesson.about = "Lesson 14: reduce each row of a row-major M x N matrix (a group, a warp, a block or several blocks a row)";
+  lesson.axis = Axis::rows;
+  lesson.kernels = [](Backend b) -> std::optional<MatrixKernels> {
+    const RowsBackend* t = rows_backend(b);
+    if (!t) return std::nullopt;
+    return MatrixKernels{t->scratch_bytes, t->reduce, t->depth, t->plan};
+  };
+#if RL_ROWS_HAVE_GPU
+  lesson.cub = &cub_rows_table();
+#endif
+  return guarded([&] { return matrix_main(argc, argv, lesson); });
+}

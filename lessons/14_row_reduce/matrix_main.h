@@ -1,0 +1,65 @@
+#pragma once
+// The executable shared by lessons 14 (rows) and 15 (columns): parse the shapes, operators and
+// types, verify every output against the CPU reference, time against CUB and (with --baseline) the
+// torch timings, print one table, write JSON (schema reducelab.matrix, common/RESULTS.md).
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/host/device.h"
+#include "common/host/typed.h"
+
+namespace rl {
+
+// CUB's float32 sum over the same matrix (GPU only), the library call the lesson is compared with.
+struct CubMatrixSum {
+  std::string name;
+  std::size_t (*scratch_bytes)(std::uint64_t m, std::uint64_t n) = nullptr;
+  void (*reduce)(const float* in, std::uint64_t m, std::uint64_t n, void* scratch, std::size_t bytes, float* out,
+                 void* stream) = nullptr;
+};
+const CubMatrixSum& cub_rows_table();     // lesson 14, cub_rows.cu
+const CubMatrixSum& cub_columns_table();  // lesson 15, cub_columns.cu
+
+enum class Axis { rows, columns };
+
+// One backend's typed kernels, as the driver calls them (RowsBackend / ColumnsBackend fit).
+struct MatrixKernels {
+  std::function<std::size_t(ReduceOp, DType, std::uint64_t, std::uint64_t, const DeviceShape&)> scratch_bytes;
+  std::function<void(ReduceOp, DType, const void*, std::uint64_t, std::uint64_t, void*, void*, const DeviceShape&, void*)> reduce;
+  std::function<std::uint64_t(ReduceOp, DType, std::uint64_t, std::uint64_t, const DeviceShape&)> depth;
+  std::function<std::string(ReduceOp, DType, std::uint64_t, std::uint64_t, const DeviceShape&)> plan;
+};
+
+// A second float32-sum kernel shown beside the lesson's (lesson 15's atomic one); it zeroes out itself.
+struct MatrixExtra {
+  std::string name;
+  bool deterministic = true;
+  std::function<void(Backend, const float* in, std::uint64_t m, std::uint64_t n, float* out, void* stream)> reduce;
+};
+
+struct MatrixLesson {
+  std::string program;  // "14_row_reduce"
+  std::string about;
+  Axis axis = Axis::rows;
+  std::function<std::optional<MatrixKernels>(Backend)> kernels;  // empty where the build has none
+  const CubMatrixSum* cub = nullptr;                              // nullptr without CUDA
+  std::optional<MatrixExtra> extra;
+};
+
+// "4096x4096", "2^20x8": one shape; zero, overflow and anything else malformed are a UsageError.
+struct MatrixShape {
+  std::uint64_t m = 0, n = 0;
+};
+MatrixShape parse_shape(const std::string& text);
+
+// The reference of output i (row i, or column i) of an m x n matrix of type t on the host.
+OpReference matrix_reference(Axis axis, ReduceOp op, DType t, const std::byte* data, std::uint64_t m, std::uint64_t n,
+                             std::uint64_t i, std::uint64_t depth, std::vector<std::byte>& gather);
+
+int matrix_main(int argc, char** argv, const MatrixLesson& lesson);
+
+}  // namespace rl

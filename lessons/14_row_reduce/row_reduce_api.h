@@ -1,0 +1,55 @@
+#pragma once
+// Lesson 14's API: reduce every row of a row-major M x N matrix to one value (M outputs), for any
+// operator of lesson 13 on any element type, on either backend. Lesson 16 calls it for reductions
+// over trailing (contiguous) dimensions.
+//
+// Two levels:
+//  * typed templates in row_reduce.cuh, for code that already knows Op and T at compile time:
+//      rows_scratch_bytes<Op, T>(M, N, shape)
+//      rows_reduce<Op, T>(const T* in, M, N, typename Op::Out* out, void* scratch, shape, stream)
+//  * the run-time table below (operator and type as values), and run_rows() for host code.
+// Contract (both levels): `in` and `out` are device addresses; `in` need only be element-aligned
+// (16-byte loads are used where every row starts on a 16-byte boundary, scalar loads otherwise);
+// out[r] is Op::Out (reduce_output_bytes() each; argmax/argmin: {value, index within the row});
+// scratch is device memory of at least scratch_bytes (may be null when that is 0), needs no
+// initialisation and may be reused by the next call in the same stream; one call is one launch.
+// M == 0 launches nothing. N == 0: sum writes 0 per row; the other operators are a usage error
+// (run_rows throws UsageError; the raw entry points must not be called with it).
+// Calls are stream-ordered; two calls in flight at once on different streams are not supported
+// (the split-row plan's per-row tickets are one global array, like lesson 11's counter).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/host/device.h"
+#include "common/host/reducer.h"
+#include "common/host/typed.h"
+
+namespace rl {
+
+struct RowsBackend {
+  Backend backend = Backend::sim;
+  std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
+  // Enqueues the reduction of the m x n matrix at `in`; out receives m outputs of reduce_output_bytes each.
+  void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t m, std::uint64_t n, void* scratch, void* out,
+                 const DeviceShape&, void* stream) = nullptr;
+  // The longest chain of combines from one input to an output (sets the tolerance, see typed.h).
+  std::uint64_t (*depth)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
+  // The plan in words, for the table: "4 rows a warp (8 lanes each)", "a block a row, 3 blocks a row", ...
+  std::string (*plan)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
+};
+
+// nullptr where this build has no such backend (the GPU without CUDA).
+const RowsBackend* rows_backend(Backend b);
+
+// Bytes of one output of (op, t) (Op::Out: 4 for a float sum, 16 for a float argmax), and output i
+// of an array of them, copied to the host, as a value (and index). Shared with lessons 15 and 16.
+std::size_t reduce_output_bytes(ReduceOp op, DType t);
+OpValue decode_output(ReduceOp op, DType t, const void* outputs_on_host, std::uint64_t i);
+
+// Reduces each row of the m x n matrix of type t at device address `in`, returning m results.
+// Throws UsageError for n == 0 with any operator but sum.
+std::vector<OpValue> run_rows(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n);
+
+}  // namespace rl

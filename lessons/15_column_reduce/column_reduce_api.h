@@ -1,0 +1,49 @@
+#pragma once
+// Lesson 15's API: reduce every column of a row-major M x N matrix to one value (N outputs), for
+// any operator of lesson 13 on any element type, on either backend. Lesson 16 calls it for
+// reductions over leading dimensions (the kept dimensions are then contiguous: columns).
+//
+// Two levels, as lesson 14's (row_reduce_api.h, whose reduce_output_bytes/decode_output apply):
+//  * typed templates in column_reduce.cuh:
+//      columns_scratch_bytes<Op, T>(M, N, shape)
+//      columns_reduce<Op, T>(const T* in, M, N, typename Op::Out* out, void* scratch, shape, stream)
+//  * the run-time table below, and run_columns() for host code.
+// Contract: as lesson 14's. `in` and `out` are device addresses, `in` element-aligned (16-byte
+// loads where every row starts on a 16-byte boundary); out[c] is Op::Out, and argmax/argmin give
+// the row index. Scratch needs no initialisation; one call is one launch (deterministic: the
+// partials of a column meet in a fixed order). N == 0 launches nothing; M == 0: sum writes 0 per
+// column, the other operators are a usage error. One call in flight at a time (global tickets).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/host/device.h"
+#include "common/host/reducer.h"
+#include "common/host/typed.h"
+#include "lessons/14_row_reduce/row_reduce_api.h"
+
+namespace rl {
+
+struct ColumnsBackend {
+  Backend backend = Backend::sim;
+  std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
+  void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t m, std::uint64_t n, void* scratch, void* out,
+                 const DeviceShape&, void* stream) = nullptr;
+  std::uint64_t (*depth)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
+  std::string (*plan)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
+  // The naive version for the lesson's comparison: one atomicAdd per element into a zeroed out[col].
+  // float32 sum only; nondeterministic (the order of the adds changes from run to run).
+  void (*atomic_sum_f32)(const float* in, std::uint64_t m, std::uint64_t n, float* out, const DeviceShape&,
+                         void* stream) = nullptr;
+};
+
+const ColumnsBackend* columns_backend(Backend b);
+
+// Reduces each column of the m x n matrix of type t at device address `in`, returning n results.
+// Throws UsageError for m == 0 with any operator but sum.
+std::vector<OpValue> run_columns(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n);
+// The naive atomic version, float32 sum only.
+std::vector<OpValue> run_columns_atomic(Device& d, const void* in, std::uint64_t m, std::uint64_t n);
+
+}  // namespace rl
