@@ -35,11 +35,8 @@ Said read_lines(const std::vector<std::string>& lines) {
 int grade_lesson(std::ostream& out, const std::string& program_path, int number, const std::vector<Reducer>& mine,
                  const RunOptions& options) {
   const Reducer& own = mine.front();
-  out << "grading lesson " << (number < 10 ? "0" : "") << number << " " << own.slug << " ("
-      << (own.source.empty() ? std::string("its kernel header") : std::string(own.source)) << "), "
-      << options.case_timeout_s << " s without progress counts as a hang\n";
-
-  const WatchedRun run = run_watched(
+  return grade_in_child(
+      out, program_path, number, std::string(own.slug), std::string(own.source), options.case_timeout_s,
       [&](const Reporter& reporter) {
         std::ostringstream banner;
         auto device = open_device(options, banner);
@@ -55,8 +52,21 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
         const Grade g = grade_reducers(*device, mine, options, [&](const std::string& c) { reporter.say("case " + c); });
         reporter.say(g.passed ? "pass " + std::to_string(g.cases_run) + " cases" : "fail " + g.failure);
         return g.passed ? exit_ok : exit_failed;
+      });
+}
+
+int grade_in_child(std::ostream& out, const std::string& program_path, int number, const std::string& slug,
+                   const std::string& source, double case_timeout_s, const std::function<int(const Reporter&)>& work) {
+  out << "grading lesson " << (number < 10 ? "0" : "") << number << " " << slug << " ("
+      << (source.empty() ? std::string("its kernel header") : source) << "), " << case_timeout_s
+      << " s without progress counts as a hang\n";
+
+  const WatchedRun run = run_watched(
+      [&](const Reporter& reporter) {
+        report_faults_to(reporter.fd());
+        return work(reporter);
       },
-      options.case_timeout_s);
+      case_timeout_s);
 
   const Said s = read_lines(run.lines);
   if (!s.backend.empty()) out << s.backend << '\n';
@@ -64,7 +74,7 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
   int code = exit_failed;
   if (run.end == WatchedRun::End::silent) {
     failure = (s.last_case.empty() ? std::string("before the first case") : s.last_case) + ": no progress for " +
-              general(options.case_timeout_s, 3) +
+              general(case_timeout_s, 3) +
               " s, so the grader stopped it: the kernel hangs (a loop whose condition never changes, or threads "
               "waiting for others that never come)";
   } else if (s.verdict == "pass" && run.code == exit_ok) {

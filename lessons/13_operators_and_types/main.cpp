@@ -1,6 +1,7 @@
 // Lesson 13's executable: every operator on every element type, verified against the CPU reference,
 // then timed next to its own type's sum and CUB's counterpart. --json FILE writes the table
-// (schema reducelab.ops, common/RESULTS.md).
+// (schema reducelab.ops, common/RESULTS.md). --grade grades the kernel this build was made with
+// (the solution, or in a student build the exercise or a submission); --hint N prints a hint.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -11,9 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/host/cli.h"
+#include "common/host/grade_main.h"
 #include "common/host/harness.h"
+#include "common/host/hints.h"
 #include "common/host/results.h"
 #include "common/host/table.h"
+#include "common/host/watchdog.h"
 #include "lessons/13_operators_and_types/ops_api.h"
 
 using namespace rl;
@@ -37,6 +41,68 @@ nlohmann::json time_json(const Timing& t) {
           {"calls_per_sample", t.calls_per_sample}, {"simulated", t.simulated}};
 }
 
+// The graded cases: sizes around a warp, a block and a 16-byte load, a misaligned start (one
+// element past 16 bytes: a scalar head), and plans of several blocks with several loads a thread.
+struct GradedCase {
+  std::uint64_t n;
+  unsigned offset;  // elements past a 16-byte boundary
+};
+constexpr GradedCase graded_cases[] = {{1, 0},    {31, 0},    {33, 0},     {255, 0},    {257, 0},
+                                       {1000, 0}, {1000, 1},  {20005, 1},  {65537, 0},  {(1u << 18) + 3, 0}};
+
+std::string show(const OpValue& v, ReduceOp op) {
+  return general(v.value, 9) + (has_index(op) ? " at index " + std::to_string(v.index) : std::string());
+}
+
+// Every operator on every type over every graded case, in a watched child (grade_main.h), stopping at
+// the first wrong answer; the failure line names the operator, type, n, seed, offset, expected and got.
+int grade(const std::string& program_path, const RunOptions& options) {
+  return grade_in_child(
+      std::cout, program_path, 13, "operators_and_types", RL_OPS_KERNEL_SOURCE, options.case_timeout_s,
+      [&](const Reporter& reporter) {
+        std::ostringstream banner;
+        auto device = open_device(options, banner);
+        reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
+        const OpsBackend* b = ops_backend(device->backend());
+        if (!b) {
+          reporter.say("skip this build has no " + std::string(to_string(device->backend())) + " version to grade");
+          return exit_skipped;
+        }
+        std::size_t cases = 0;
+        for (const GradedCase& c : graded_cases)
+          for (const DType t : all_dtypes) {
+            const std::uint64_t seed = 13 + c.n;
+            const std::vector<std::byte> host = ops_test_input(t, c.n, seed);
+            DeviceBuffer buffer(*device, host.size() + 16 + c.offset * dtype_bytes(t));
+            std::byte* at = buffer.get<std::byte>() + c.offset * dtype_bytes(t);  // allocations are 256-byte aligned
+            device->upload(at, host.data(), host.size());
+            for (const ReduceOp op : all_ops) {
+              std::ostringstream what;
+              what << to_string(op) << " of " << to_string(t) << ", n=" << c.n << " seed=" << seed;
+              if (c.offset) what << " at " << c.offset << " element past 16 bytes";
+              reporter.say("case " + what.str());
+              OpValue got;
+              try {
+                got = run_op(*device, op, t, at, c.n);
+              } catch (const std::exception& e) {  // the simulator's kernel errors: a barrier not reached, ...
+                reporter.say("fail " + what.str() + ": " + e.what());
+                return exit_failed;
+              }
+              const OpReference ref = typed_reference(op, t, host.data(), c.n, b->depth(op, t, c.n, device->shape()));
+              if (!matches(ref, got, op)) {
+                reporter.say("fail " + what.str() + ": expected " + show(ref.expected, op) +
+                             (ref.tolerance > 0 ? " (within " + general(ref.tolerance, 3) + ")" : std::string()) +
+                             ", got " + show(got, op));
+                return exit_failed;
+              }
+              ++cases;
+            }
+          }
+        reporter.say("pass " + std::to_string(cases) + " cases");
+        return exit_ok;
+      });
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"Lesson 13: operators and element types in one single-pass reduction"};
   std::string n_text, ops_text = "sum,max,min,mean,variance,argmax,argmin", types_text = "float32,float64,float16,bfloat16,int32";
@@ -52,12 +118,24 @@ int run(int argc, char** argv) {
   app.add_option("--seed", seed, "input seed");
   app.add_option("--json", json_path, "write the table to this file (schema reducelab.ops)");
   app.add_flag("--check-only", check_only, "verify, don't time");
+  RunOptions o;
+  app.add_flag("--grade", o.grade, "grade this build's kernel on every operator x type x graded case; stop at the first failure");
+  CLI::Option* hint = app.add_option("--hint", o.hint, "print graded hint 1, 2 or 3 of the lesson's exercise");
+  app.add_option("--case-timeout", o.case_timeout_s, "--grade: seconds without progress that count as a hang")
+      ->capture_default_str();
   if (!parse_command_line(app, argc, argv)) return exit_ok;
 
-  RunOptions o;
+  if (hint->count() > 0 && o.hint == 0) throw UsageError("--hint counts from 1 (got 0)");
+  if (!(o.case_timeout_s > 0) || o.case_timeout_s > 3600)
+    throw UsageError("--case-timeout must be more than 0 and at most 3600 seconds");
+  if (o.hint) {
+    print_hint(std::cout, 13, o.hint);
+    return exit_ok;
+  }
   if (backend_text == "gpu") o.backend = Backend::gpu;
   else if (backend_text == "sim") o.backend = Backend::sim;
   else if (!backend_text.empty()) throw UsageError("--backend: expected gpu or sim, got '" + backend_text + "'");
+  if (o.grade) return grade(argv[0], o);
   const auto ops = parse_list<ReduceOp>(ops_text, parse_op, "ops");
   const auto types = parse_list<DType>(types_text, parse_dtype, "types");
   auto device = open_device(o, std::cout);

@@ -12,6 +12,7 @@
 #include "common/host/reference.h"
 #include "common/launch.h"
 #include "lessons/13_operators_and_types/block_reduce.cuh"
+#include "lessons/13_operators_and_types/pack_fold.cuh"
 #include "lessons/13_operators_and_types/reduce_ops.cuh"
 
 namespace rl {
@@ -20,18 +21,6 @@ inline namespace RL_BACKEND_NS {
 // Lesson 11's ticket counter, one of its own: zero at load time, and atomicInc wraps it back to zero
 // when the last block of a launch takes its ticket.
 __device__ unsigned int op_blocks_finished = 0;
-
-template <class T> inline constexpr unsigned pack_size = 16 / sizeof(T);  // 8 halves, 4 floats, 2 doubles, 4 ints
-
-// One 16-byte load, widened: K elements of T out of an int4 (the only 16-byte type __ldg takes).
-template <class T, unsigned K = pack_size<T>>
-__device__ __forceinline__ void load_pack(const T* at, wide_t<T> (&out)[K]) {
-  const int4 raw = __ldg(reinterpret_cast<const int4*>(at));
-  T v[K];
-  std::memcpy(v, &raw, sizeof(raw));  // reinterpret the bits; compiles to nothing
-#pragma unroll
-  for (unsigned j = 0; j < K; ++j) out[j] = Widen<T>::from(v[j]);
-}
 
 // One thread's share of in[0, n): lesson 11's interleaved walk over 16-byte packs, LoadsInFlight
 // loads issued before any is used; the elements before the first 16-byte boundary (head) and after
@@ -45,21 +34,21 @@ __device__ __forceinline__ typename Op::Acc thread_fold(const T* in, std::uint64
   const std::uint64_t head = to_boundary < n ? to_boundary : n;
   const std::uint64_t packs = (n - head) / K;
   const T* body = in + head;  // 16-byte aligned
-  typename Op::Acc acc = Op::identity();
+  // A load joins the thread's state through PackFold (pack_fold.cuh): by default the state is the
+  // operator's partial and each element goes through fold_pack; 16-bit argmax keeps less per load.
+  using Fold = PackFold<Op, T>;
+  typename Fold::State state = Fold::start();
   std::uint64_t p = thread;
-  // Packs are folded in increasing index order within the thread: argmax's fold relies on it.
+  // Loads are folded in increasing index order within the thread: argmax's folds rely on it.
   for (; p + (LoadsInFlight - 1) * stride < packs; p += LoadsInFlight * stride) {
-    wide_t<T> v[LoadsInFlight][K];
+    int4 raw[LoadsInFlight];
 #pragma unroll
-    for (unsigned k = 0; k < LoadsInFlight; ++k) load_pack(body + (p + k * stride) * K, v[k]);  // all in flight
+    for (unsigned k = 0; k < LoadsInFlight; ++k) raw[k] = load_raw(body + (p + k * stride) * K);  // all in flight
 #pragma unroll
-    for (unsigned k = 0; k < LoadsInFlight; ++k) acc = fold_pack<Op>(acc, v[k], head + (p + k * stride) * K);
+    for (unsigned k = 0; k < LoadsInFlight; ++k) state = Fold::fold(state, raw[k], head + (p + k * stride) * K);
   }
-  for (; p < packs; p += stride) {
-    wide_t<T> v[K];
-    load_pack(body + p * K, v);
-    acc = fold_pack<Op>(acc, v, head + p * K);
-  }
+  for (; p < packs; p += stride) state = Fold::fold(state, load_raw(body + p * K), head + p * K);
+  typename Op::Acc acc = Fold::finish(state, in);
   // Head and tail through the full combine, which holds in any order.
   const std::uint64_t tail = head + packs * K;
   if (thread < head) acc = Op::combine(acc, Op::transform(Widen<T>::from(in[thread]), thread));

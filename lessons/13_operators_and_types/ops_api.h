@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/host/device.h"
 #include "common/host/reducer.h"
@@ -36,6 +37,11 @@ struct CubCounterpart {
 // The table for a backend; nullptr where this build has none (the GPU without CUDA).
 const OpsBackend* ops_backend(Backend b);
 const CubCounterpart* ops_cub();
+
+// Seeded values of type t, with ties planted for argmax and argmin: the largest value at four
+// places (two of them neighbours in one 16-byte load, two in other blocks), the smallest likewise.
+// The tests and `13_operators_and_types --grade` reduce the same data.
+std::vector<std::byte> ops_test_input(DType t, std::uint64_t n, std::uint64_t seed);
 
 // Reduces n elements of type t at device address `in` (any element-aligned address) and returns the
 // result. Throws UsageError for an empty input to anything but sum: a max, mean or variance of

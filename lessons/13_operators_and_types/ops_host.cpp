@@ -28,6 +28,17 @@ const CubCounterpart* ops_cub() {
 #endif
 }
 
+std::vector<std::byte> ops_test_input(DType t, std::uint64_t n, std::uint64_t seed) {
+  std::vector<std::byte> data(n * dtype_bytes(t));
+  fill_typed(data.data(), t, n, seed, Distribution::uniform);
+  if (n >= 16) {
+    const double big = t == DType::i32 ? 5000.0 : 2.0, small = -big;  // beyond every seeded value
+    for (const std::uint64_t i : {n / 3, n / 3 + 1, 2 * n / 3, n - 1}) store_element(t, data.data(), i, big);
+    for (const std::uint64_t i : {n / 5, n / 5 + 1, n / 2, n - 2}) store_element(t, data.data(), i, small);
+  }
+  return data;
+}
+
 OpValue run_op(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t n) {
   if (n == 0 && !allows_empty(op))
     throw UsageError(std::string(to_string(op)) + " of an empty input has no value (only sum does: 0)");

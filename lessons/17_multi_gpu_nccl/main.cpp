@@ -1,6 +1,7 @@
 // Lesson 17's executable: a sum over every visible GPU (or --gpus K), checked against the CPU
 // reference; --scaling runs 1, 2, 4, 8 GPUs; --processes runs one process per GPU. The reduction
-// itself is in multi_gpu.cu; this file is the command line, the checks and the report.
+// itself is in multi_gpu.cu (its collective in collective.cuh); this file is the command line, the
+// checks and the report. --grade grades the collective this build was made with; --hint N a hint.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,10 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "common/host/grade_main.h"
 #include "common/host/harness.h"
+#include "common/host/hints.h"
 #include "common/host/reference.h"
 #include "common/host/results.h"
 #include "common/host/table.h"
+#include "common/host/watchdog.h"
 #include "lessons/17_multi_gpu_nccl/multi_gpu.h"
 
 namespace rl {
@@ -214,6 +218,63 @@ int run_rank(const Options& o) {
   return c.check.verified ? exit_ok : exit_failed;
 }
 
+// --grade: sums on one GPU, then on every visible GPU (when more than one), each checked against the
+// reference and for every GPU holding the same total, in a watched child (grade_main.h; CUDA starts
+// only in the child: a process that forks after starting CUDA cannot use it in the child). Without a
+// GPU there is nothing to grade: SKIPPED (exit 77), which is what a machine without one reports.
+int grade(const std::string& program_path, const Options& o) {
+  return grade_in_child(
+      std::cout, program_path, 17, "multi_gpu_nccl", RL_COLLECTIVE_SOURCE, o.run.case_timeout_s,
+      [&](const Reporter& reporter) {
+        std::string why;
+        const unsigned visible = o.run.backend == Backend::sim ? 0 : visible_gpus(&why);
+        if (visible == 0) {
+          reporter.say("skip " + (o.run.backend == Backend::sim ? std::string("--backend sim") : why) +
+                       ": NCCL has no simulator, so there is no version of lesson 17 to grade without a GPU");
+          return exit_skipped;
+        }
+        reporter.say("backend gpu (" + std::to_string(visible) + " visible, NCCL " + nccl_version() + ")");
+        std::vector<unsigned> group_sizes{1};
+        if (visible > 1) group_sizes.push_back(visible);
+        Options checking = o;
+        checking.run.check_only = true;
+        checking.run.n_given = true;
+        std::size_t cases = 0;
+        for (const unsigned gpus : group_sizes) {
+          MultiGpuSum group(gpus);
+          for (const std::uint64_t n : {std::uint64_t{1000}, (std::uint64_t{1} << 20) + 3, (std::uint64_t{1} << 24) + 3})
+            for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{20240601}}) {
+              const std::string what = std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s") + ", n=" + std::to_string(n) +
+                                       " seed=" + std::to_string(seed);
+              reporter.say("case " + what);
+              checking.run.seed = seed;
+              Case c;
+              try {
+                c = measure(group, checking, n, true);
+              } catch (const std::exception& e) {  // a CUDA or NCCL error, named with its case
+                reporter.say("fail " + what + ": " + e.what());
+                return exit_failed;
+              }
+              std::string wrong;
+              if (!c.check.verified)
+                wrong = "expected " + general(c.check.reference.sum, 9) + " (within " + general(c.check.tolerance, 3) +
+                        "), got " + general(c.check.got, 9);
+              for (std::size_t k = 1; k < c.totals.size() && wrong.empty(); ++k)
+                if (std::bit_cast<std::uint32_t>(c.totals[k]) != std::bit_cast<std::uint32_t>(c.totals[0]))
+                  wrong = "GPU 0 holds " + general(c.totals[0], 9) + " but GPU " + std::to_string(k) + " holds " +
+                          general(c.totals[k], 9) + ": every GPU must hold the same total";
+              if (!wrong.empty()) {
+                reporter.say("fail " + what + ": " + wrong);
+                return exit_failed;
+              }
+              ++cases;
+            }
+        }
+        reporter.say("pass " + std::to_string(cases) + " cases");
+        return exit_ok;
+      });
+}
+
 int lesson(int argc, const char* const* argv) {
   CLI::App app(title, program);
   RunOptionParser shared(app);
@@ -229,6 +290,11 @@ int lesson(int argc, const char* const* argv) {
   app.add_option("--group-id", o.group_id)->group("");
   if (!parse_command_line(app, argc, argv)) return exit_ok;
   o.run = shared.resolve();
+  if (o.run.hint) {
+    print_hint(std::cout, 17, o.run.hint);
+    return exit_ok;
+  }
+  if (o.run.grade) return grade(argv[0], o);
 
   if (o.run.backend == Backend::sim)
     throw UsageError("lesson 17 has no simulator version: NCCL moves data between real GPUs "

@@ -13,6 +13,12 @@
 #include "common/gpu/nccl_check.h"
 #include "common/host/device.h"
 #include "lessons/11_single_pass/single_pass.cuh"
+// The collective: the solution, or in a student build the exercise (CMakeLists.txt sets RL_COLLECTIVE).
+#if defined(RL_COLLECTIVE)
+#include RL_COLLECTIVE
+#else
+#include "lessons/17_multi_gpu_nccl/collective.cuh"
+#endif
 
 namespace rl {
 namespace {
@@ -110,13 +116,11 @@ struct MultiGpuSum::Impl {
     RL_CUDA_CHECK(cudaEventRecord(g.local_done, g.stream));
   }
 
-  // Step 2: one all-reduce of one float per GPU; afterwards every GPU holds the sum of all partials.
-  // Enqueued on each GPU's stream behind its local reduction, so nothing waits on the host. Between
-  // ncclGroupStart and ncclGroupEnd, one thread may call it for every GPU without deadlocking.
+  // Step 2: the all-reduce of sums[from] into sums[to] on every GPU (collective.cuh).
   void launch_collective(unsigned from, unsigned to) {
-    RL_NCCL_CHECK(ncclGroupStart());
-    for (auto& g : gpus) RL_NCCL_CHECK(ncclAllReduce(g.sums + from, g.sums + to, 1, ncclFloat, ncclSum, g.comm, g.stream));
-    RL_NCCL_CHECK(ncclGroupEnd());
+    std::vector<CollectivePart> parts;
+    for (auto& g : gpus) parts.push_back({g.sums + from, g.sums + to, g.comm, g.stream});
+    all_reduce_sum(parts);
   }
 
   void record_collective_done() {

@@ -12,17 +12,9 @@
 
 namespace rl::test {
 
-// Seeded values of type t, with ties planted for argmax and argmin: the largest value at four
-// places (two of them neighbours in one 16-byte pack, two in other blocks), the smallest likewise.
+// Seeded values of type t with planted ties (ops_api.h): the data the grader reduces too.
 inline std::vector<std::byte> typed_input(DType t, std::uint64_t n, std::uint64_t seed) {
-  std::vector<std::byte> data(n * dtype_bytes(t));
-  fill_typed(data.data(), t, n, seed, Distribution::uniform);
-  if (n >= 16) {
-    const double big = t == DType::i32 ? 5000.0 : 2.0, small = -big;  // beyond every seeded value
-    for (const std::uint64_t i : {n / 3, n / 3 + 1, 2 * n / 3, n - 1}) store_element(t, data.data(), i, big);
-    for (const std::uint64_t i : {n / 5, n / 5 + 1, n / 2, n - 2}) store_element(t, data.data(), i, small);
-  }
-  return data;
+  return ops_test_input(t, n, seed);
 }
 
 // Copies host bytes to the device `offset` elements past a 256-byte-aligned allocation.

@@ -95,3 +95,75 @@ TEST_CASE("lesson 13: a constant input has variance 0 and argmax 0", "[sim][ops]
     CHECK(run_op(sim(), ReduceOp::mean, t, in.at, n).value == 3.0);
   }
 }
+
+// 16-bit argmax/argmin fold a whole 16-byte load at once and find the element inside the winning
+// load only at the end (pack_fold.cuh): the tie and NaN rules must hold inside one load, across one
+// thread's loads, and against the scalar head and tail.
+TEST_CASE("lesson 13: 16-bit argmax and argmin keep the first tie and the first NaN", "[sim][ops]") {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  constexpr double x = 2.0;  // beyond every seeded value, which lie in (-1, 1)
+  struct Plant {
+    std::uint64_t at;
+    double value;  // for argmax; argmin plants the negation (NaN stays NaN)
+  };
+  struct Case {
+    const char* what;
+    std::vector<Plant> plants;
+    std::uint64_t expected;
+  };
+  // With offset 0 a load holds elements [8k, 8k + 8): q starts one. For this n the plan is 16 blocks
+  // of 512 threads (the simulator plans as an H100 does), so a thread makes 4 loads, 8 * 8192
+  // elements apart: q + 8 * 8192 is the next load of q's thread, q + 8 * 4096 another thread's.
+  const std::uint64_t n = (1u << 18) - 3, q = 8 * 1000;
+  const std::vector<Case> cases = {
+      {"a tie inside one load", {{q + 5, x}, {q + 2, x}}, q + 2},
+      {"every lane of a load ties", {{q, x}, {q + 1, x}, {q + 2, x}, {q + 3, x}, {q + 4, x}, {q + 5, x}, {q + 6, x}, {q + 7, x}}, q},
+      {"a tie across loads", {{q + 8 * 8192 + 1, x}, {q + 3, x}, {q + 8 * 4096, x}, {q + 8 * 30000 + 7, x}}, q + 3},
+      {"the last lane of a load ties the first of the next", {{q + 8, x}, {q + 7, x}}, q + 7},
+      {"NaN beats the extreme in its own load", {{q, x}, {q + 7, nan}}, q + 7},
+      {"the first of two NaNs in one load", {{q + 6, nan}, {q + 3, nan}, {q + 1, x}}, q + 3},
+      {"the first NaN across loads", {{q + 8 * 8192 + 1, nan}, {q + 4, nan}, {q + 8 * 30000, nan}}, q + 4},
+      {"a NaN in a later load than the extreme", {{q, x}, {q + 8 * 8192 + 6, nan}}, q + 8 * 8192 + 6},
+      {"a NaN in an earlier load than the extreme", {{q + 8 * 8192 + 1, x}, {q + 1, nan}}, q + 1},
+      {"infinities tie", {{q + 8 * 33 + 4, inf}, {q + 8 * 33 + 2, inf}, {q + 8 * 4096, inf}}, q + 8 * 33 + 2},
+      {"head, body and tail tie", {{n - 1, x}, {q, x}, {0, x}}, 0},
+      {"the tail holds the only NaN", {{q, x}, {n - 2, nan}}, n - 2},
+  };
+  for (const DType t : {DType::f16, DType::bf16}) {
+    // Plain seeded values: typed_input's own planted ties would compete with the cases'.
+    std::vector<std::byte> base(n * dtype_bytes(t));
+    fill_typed(base.data(), t, n, 99, Distribution::uniform);
+    for (const ReduceOp op : {ReduceOp::argmax, ReduceOp::argmin}) {
+      const double sign = op == ReduceOp::argmax ? 1.0 : -1.0;
+      for (const Case& c : cases) {
+        auto host = base;
+        for (const Plant& p : c.plants) store_element(t, host.data(), p.at, sign * p.value);
+        // Offset 3 moves the load boundaries: the same data then splits into head, loads and tail differently.
+        for (const unsigned offset : {0u, 3u}) {
+          INFO(to_string(op) << " of " << to_string(t) << ", " << c.what << ", offset " << offset);
+          const test::OffsetInput in(sim(), t, host, offset);
+          CHECK(run_op(sim(), op, t, in.at, n).index == c.expected);
+          test::check_op(sim(), op, t, host, n, offset);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("lesson 13: 16-bit argmax and argmin treat -0 and +0 as a tie", "[sim][ops]") {
+  const std::uint64_t n = 20000, q = 8 * 100;
+  for (const DType t : {DType::f16, DType::bf16})
+    for (const ReduceOp op : {ReduceOp::argmax, ReduceOp::argmin}) {
+      const double sign = op == ReduceOp::argmax ? 1.0 : -1.0;
+      std::vector<std::byte> host(n * dtype_bytes(t));
+      for (std::uint64_t i = 0; i < n; ++i) store_element(t, host.data(), i, -sign);  // all below (above) zero
+      store_element(t, host.data(), q + 5, 0.0);
+      store_element(t, host.data(), q + 2, -0.0);  // the first zero, whatever its sign
+      store_element(t, host.data(), q + 8 * 700, 0.0);
+      INFO(to_string(op) << " of " << to_string(t));
+      const test::OffsetInput in(sim(), t, host, 0);
+      const OpValue got = run_op(sim(), op, t, in.at, n);
+      CHECK(got.index == q + 2);
+      CHECK(got.value == 0.0);
+    }
+}

@@ -1,0 +1,134 @@
+// Exercise 13: the single pass with the + taken out. Fold the head and tail elements and finish the
+// blocks' partials through the operator: identity, transform, combine, finish (reduce_ops.cuh).
+// The solution is ../operators_and_types.cuh; `lessons/grade.sh 13` grades this file.
+#pragma once
+// Lesson 13: lesson 11's single pass with the operator and the element type as parameters. Each
+// thread folds 16-byte packs through Op (reduce_ops.cuh), each block combines through block_reduce,
+// and the last block to finish combines the blocks' partials in a fixed order: every operator, every
+// type, the same bits every run.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "common/cuda_compat.h"
+#include "common/host/reducer.h"
+#include "common/host/reference.h"
+#include "common/launch.h"
+#include "lessons/13_operators_and_types/block_reduce.cuh"
+#include "lessons/13_operators_and_types/pack_fold.cuh"
+#include "lessons/13_operators_and_types/reduce_ops.cuh"
+
+namespace rl {
+inline namespace RL_BACKEND_NS {
+
+// Lesson 11's ticket counter, one of its own: zero at load time, and atomicInc wraps it back to zero
+// when the last block of a launch takes its ticket.
+__device__ unsigned int op_blocks_finished = 0;
+
+// One thread's share of in[0, n): lesson 11's interleaved walk over 16-byte packs, LoadsInFlight
+// loads issued before any is used; the elements before the first 16-byte boundary (head) and after
+// the last whole pack (tail) one by one.
+template <class Op, class T, unsigned Block, unsigned LoadsInFlight = 4>
+__device__ __forceinline__ typename Op::Acc thread_fold(const T* in, std::uint64_t n) {
+  constexpr unsigned K = pack_size<T>;
+  const std::uint64_t thread = std::uint64_t{blockIdx.x} * Block + threadIdx.x;
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * Block;
+  const std::uint64_t to_boundary = (K - reinterpret_cast<std::uintptr_t>(in) / sizeof(T) % K) % K;
+  const std::uint64_t head = to_boundary < n ? to_boundary : n;
+  const std::uint64_t packs = (n - head) / K;
+  const T* body = in + head;  // 16-byte aligned
+  // A load joins the thread's state through PackFold (pack_fold.cuh): by default the state is the
+  // operator's partial and each element goes through fold_pack; 16-bit argmax keeps less per load.
+  using Fold = PackFold<Op, T>;
+  typename Fold::State state = Fold::start();
+  std::uint64_t p = thread;
+  // Loads are folded in increasing index order within the thread: argmax's folds rely on it.
+  for (; p + (LoadsInFlight - 1) * stride < packs; p += LoadsInFlight * stride) {
+    int4 raw[LoadsInFlight];
+#pragma unroll
+    for (unsigned k = 0; k < LoadsInFlight; ++k) raw[k] = load_raw(body + (p + k * stride) * K);  // all in flight
+#pragma unroll
+    for (unsigned k = 0; k < LoadsInFlight; ++k) state = Fold::fold(state, raw[k], head + (p + k * stride) * K);
+  }
+  for (; p < packs; p += stride) state = Fold::fold(state, load_raw(body + p * K), head + p * K);
+  typename Op::Acc acc = Fold::finish(state, in);
+  // Head and tail through the full combine, which holds in any order.
+  const std::uint64_t tail = head + packs * K;
+  // TODO(student): thread t < head folds element in[t] into acc, and thread t < n - tail folds element
+  //   in[tail + t]: widen it (Widen<T>::from), make it a partial with Op::transform(value, its index),
+  //   and join it to acc with Op::combine.
+  (void)tail;
+  return acc;
+}
+
+// A partial written by another SM, read from L2 (__ldcg) a word at a time: __ldcg takes built-in types only.
+template <class V>
+__device__ __forceinline__ V load_l2(const V* at) {
+  unsigned words[sizeof(V) / 4];
+#pragma unroll
+  for (unsigned k = 0; k < sizeof(V) / 4; ++k) words[k] = __ldcg(reinterpret_cast<const unsigned*>(at) + k);
+  V v;
+  std::memcpy(&v, words, sizeof(V));
+  return v;
+}
+
+template <class Op, class T, unsigned Block>
+__global__ void __launch_bounds__(Block) reduce_op(const T* in, std::uint64_t n, typename Op::Acc* partials,
+                                                   typename Op::Out* out) {
+  const typename Op::Acc mine = block_reduce<Op, Block>(thread_fold<Op, T, Block>(in, n));
+  // Lesson 11's finish: publish the partial, fence, take a ticket; the last block combines them all.
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = mine;
+    __threadfence();  // the partial is visible in L2 before the ticket says so
+    is_last = atomicInc(&op_blocks_finished, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();  // also separates the two block_reduce calls
+  if (!is_last) return;
+  // TODO(student): the last block finishes through Op: thread t starts from Op::identity() and combines
+  //   the partials t, t + Block, ... (read with load_l2); then every thread of the block calls
+  //   block_reduce<Op, Block> (a fixed tree: the same bits every run), and thread 0 writes
+  //   Op::finish(total, n) to out[0].
+  (void)out;
+}
+
+inline constexpr unsigned ops_block = 512;            // 4 blocks a full SM: finer steps where registers limit occupancy
+inline constexpr unsigned ops_packs_per_thread = 4;   // below this many a block is not worth launching
+
+// The persistent grid: as many blocks as fit on the GPU at once (asked of the compiled kernel, since
+// the accumulator's registers decide it), no more than the input can feed.
+template <class Op, class T>
+unsigned ops_grid(std::uint64_t n, const DeviceShape& s) {
+  std::uint64_t per_sm = s.max_threads_per_sm / ops_block;
+#if defined(__CUDACC__)
+  int fit = 0;
+  RL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, reduce_op<Op, T, ops_block>, ops_block, 0));
+  per_sm = fit > 0 ? static_cast<std::uint64_t>(fit) : 1;
+#endif
+  const std::uint64_t useful = ceil_div(n > 0 ? n : 1, std::uint64_t{ops_block} * ops_packs_per_thread * pack_size<T>);
+  return static_cast<unsigned>(std::min<std::uint64_t>(s.sm_count * per_sm, useful));
+}
+
+template <class Op, class T>
+std::size_t ops_scratch_bytes(std::uint64_t n, const DeviceShape& s) {
+  return ops_grid<Op, T>(n, s) * sizeof(typename Op::Acc);
+}
+
+// Reduces n elements at device address `in` into one Op::Out at `out`; scratch holds the partials.
+template <class Op, class T>
+void reduce_with(const T* in, std::uint64_t n, void* scratch, typename Op::Out* out, const DeviceShape& s, void* stream) {
+  launch("reduce_op", reduce_op<Op, T, ops_block>, dim3(ops_grid<Op, T>(n, s)), dim3(ops_block), 0, stream, in, n,
+         static_cast<typename Op::Acc*>(scratch), out);
+}
+
+// The longest chain of combines from one input to the result: a thread's packs, one pack's own chain
+// (at most K: variance adds its K in a row), head and tail, two block trees, the finish's run.
+template <class Op, class T>
+std::uint64_t ops_depth(std::uint64_t n, const DeviceShape& s) {
+  const std::uint64_t grid = ops_grid<Op, T>(n, s);
+  const std::uint64_t per_thread = ceil_div(n, grid * ops_block * pack_size<T>);
+  return per_thread + pack_size<T> + 2 + 2 * summation_depth(ops_block, 0) + ceil_div(grid, ops_block);
+}
+
+}  // namespace RL_BACKEND_NS
+}  // namespace rl
