@@ -14,6 +14,7 @@ namespace {
 int fault_fd = 2;
 const char* fault_prefix = "error: ";
 int fault_exit = 1;
+bool installed = false;
 
 // Only snprintf and write here: the handler runs on the faulting fiber's stack, in a process that
 // may be in any state, so it allocates nothing and ends the process itself.
@@ -29,7 +30,10 @@ void on_fault(int signal, siginfo_t* info, void*) {
 
 }  // namespace
 
+bool kernel_faults_reported() { return installed; }
+
 void report_kernel_faults(int fd, const char* prefix, int exit_code) {
+  installed = true;
   fault_fd = fd;
   fault_prefix = prefix;
   fault_exit = exit_code;

@@ -6,5 +6,8 @@
 namespace rl {
 
 void report_kernel_faults(int fd, const char* prefix, int exit_code);
+// Whether report_kernel_faults has been called in this process (the grader's child sets its own
+// reporter before it opens a device, and opening the simulator must not replace it).
+bool kernel_faults_reported();
 
 }  // namespace rl

@@ -40,7 +40,6 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
       [&](const Reporter& reporter) {
         std::ostringstream banner;
         auto device = open_device(options, banner);
-        report_kernel_faults(reporter.fd(), "fault ", 4);  // after open_device's own: the report goes to the parent
         reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
         bool any = false;
         for (const Reducer& r : mine) any = any || r.backend == device->backend();
@@ -63,7 +62,7 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
 
   const WatchedRun run = run_watched(
       [&](const Reporter& reporter) {
-        report_faults_to(reporter.fd());
+        report_kernel_faults(reporter.fd(), "fault ", 4);  // a fault's report goes to the parent, as a line
         return work(reporter);
       },
       case_timeout_s);

@@ -26,7 +26,7 @@ std::unique_ptr<Device> open_device(const RunOptions& o, std::ostream& out) {
     if (o.backend == Backend::gpu) throw UsageError("--backend gpu: " + why);
   }
   apply_simulator_options(o);
-  report_kernel_faults(2, "error: ", exit_failed);  // a kernel's stray index: one line, not a bare segfault
+  if (!kernel_faults_reported()) report_kernel_faults(2, "error: ", exit_failed);  // one line, not a bare segfault
   out << "backend: sim (CPU SIMT simulator" << (why.empty() ? "" : "; " + why)
       << "): times are simulated, not GPU speeds\n";
   return make_sim_device();

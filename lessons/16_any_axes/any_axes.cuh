@@ -19,7 +19,7 @@
 #include "common/host/reducer.h"
 #include "common/launch.h"
 #include "lessons/13_operators_and_types/block_reduce.cuh"
-#include "lessons/13_operators_and_types/operators_and_types.cuh"
+#include "lessons/13_operators_and_types/pack_fold.cuh"
 #include "lessons/13_operators_and_types/reduce_ops.cuh"
 #include "lessons/16_any_axes/axes_plan.h"
 
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(axes_block) reduce_inner_axes(const T* in, Axe
         live[j] = p < inner;
         if (!live[j]) continue;
         const T* at = in + base + o.offset + p * inner_stride;
-        if constexpr (Vec) load_pack<T>(at, v[j]);
+        if constexpr (Vec) widen_pack<T>(load_raw<T>(at), v[j]);
         else v[j][0] = Widen<T>::from(at[0]);
       }
 #pragma unroll
@@ -200,7 +200,7 @@ __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, Axe
     for (unsigned j = 0; j < L; ++j) {
       if (j >= n) continue;
       const T* at = in + base + o.offset;
-      if constexpr (Vec) load_pack<T>(at, v[j]);
+      if constexpr (Vec) widen_pack<T>(load_raw<T>(at), v[j]);
       else v[j][0] = Widen<T>::from(at[0]);
       index[j] = o.index;
       odometer_step(g, 0, o);
