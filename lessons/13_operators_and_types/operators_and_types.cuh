@@ -67,10 +67,10 @@ __device__ __forceinline__ V load_l2(const V* at) {
   return v;
 }
 
-template <class Op, class T, unsigned Block>
+template <class Op, class T, unsigned Block, unsigned LoadsInFlight = 4>
 __global__ void __launch_bounds__(Block) reduce_op(const T* in, std::uint64_t n, typename Op::Acc* partials,
                                                    typename Op::Out* out) {
-  const typename Op::Acc mine = block_reduce<Op, Block>(thread_fold<Op, T, Block>(in, n));
+  const typename Op::Acc mine = block_reduce<Op, Block>(thread_fold<Op, T, Block, LoadsInFlight>(in, n));
   // Lesson 11's finish: publish the partial, fence, take a ticket; the last block combines them all.
   __shared__ bool is_last;
   if (threadIdx.x == 0) {

@@ -67,10 +67,19 @@ struct Odometer {
   std::uint64_t offset, index;  // input offset and reduced-element number of the current position
 };
 
+// InRegisters: the loops over the axes are unrolled over all max_rank of them, so that every o.at[i]
+// has a constant index and lives in a register. Rolled up, o.at lives in local memory, and a step
+// must wait for a local load queued behind the thread's global loads: where the odometer moves once
+// per load (reduce_outer_axes) the loads would go one at a time. Where it moves once per unit of
+// many loads (reduce_inner_axes) local memory costs little, and the registers are worth more as
+// occupancy.
+template <bool InRegisters>
 __device__ __forceinline__ void odometer_start(const AxesGeometry& g, unsigned first, std::uint64_t r, Odometer& o) {
   o.offset = 0;
   o.index = 0;
-  for (unsigned i = first; i < g.red_rank; ++i) {
+#pragma unroll(InRegisters ? max_rank : 1)
+  for (unsigned i = 0; i < max_rank; ++i) {
+    if (i < first || i >= g.red_rank) continue;
     const std::uint64_t q = r / g.red_size[i];
     o.at[i] = r - q * g.red_size[i];
     o.offset += o.at[i] * g.red_stride[i];
@@ -79,8 +88,11 @@ __device__ __forceinline__ void odometer_start(const AxesGeometry& g, unsigned f
   }
 }
 
+template <bool InRegisters>
 __device__ __forceinline__ void odometer_step(const AxesGeometry& g, unsigned first, Odometer& o) {
-  for (unsigned i = first; i < g.red_rank; ++i) {
+#pragma unroll(InRegisters ? max_rank : 1)
+  for (unsigned i = 0; i < max_rank; ++i) {
+    if (i < first || i >= g.red_rank) continue;
     o.offset += g.red_stride[i];
     o.index += g.red_index[i];
     if (++o.at[i] < g.red_size[i]) return;
@@ -136,7 +148,7 @@ __global__ void __launch_bounds__(axes_block) reduce_inner_axes(const T* in, Axe
   if (valid && u0 < u1) {
     std::uint64_t c = u0 % chunks;  // the chunk within the innermost axis
     Odometer o;
-    odometer_start(g, 1, u0 / chunks, o);  // and the position on the outer reduced axes
+    odometer_start<false>(g, 1, u0 / chunks, o);  // and the position on the outer reduced axes
     for (std::uint64_t u = u0; u < u1; ++u) {
       // All L loads are issued before the first is used: that is what keeps DRAM busy.
       wide_t<T> v[L][V] = {};  // zeros where a load is skipped (never folded; keeps g++ sure of it)
@@ -159,7 +171,7 @@ __global__ void __launch_bounds__(axes_block) reduce_inner_axes(const T* in, Axe
       }
       if (++c == chunks) {
         c = 0;
-        odometer_step(g, 1, o);
+        odometer_step<false>(g, 1, o);
       }
     }
   }
@@ -191,7 +203,7 @@ __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, Axe
 #pragma unroll
   for (unsigned e = 0; e < V; ++e) acc[e] = Op::identity();
   Odometer o;
-  odometer_start(g, 0, r0, o);
+  odometer_start<true>(g, 0, r0, o);
   for (std::uint64_t r = r0; r < r1; r += L) {
     wide_t<T> v[L][V] = {};
     std::uint64_t index[L] = {};
@@ -203,7 +215,7 @@ __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, Axe
       if constexpr (Vec) widen_pack<T>(load_raw<T>(at), v[j]);
       else v[j][0] = Widen<T>::from(at[0]);
       index[j] = o.index;
-      odometer_step(g, 0, o);
+      odometer_step<true>(g, 0, o);
     }
 #pragma unroll
     for (unsigned j = 0; j < L; ++j) {
