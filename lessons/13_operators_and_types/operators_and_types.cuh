@@ -22,12 +22,12 @@ inline namespace RL_BACKEND_NS {
 // when the last block of a launch takes its ticket.
 __device__ unsigned int op_blocks_finished = 0;
 
-// One thread's share of in[0, n): lesson 11's interleaved walk over 16-byte packs, LoadsInFlight
-// loads issued before any is used; the elements before the first 16-byte boundary (head) and after
-// the last whole pack (tail) one by one.
+// One thread's share of in[0, n): lesson 11's interleaved walk over 16-byte packs, in batches of
+// LoadsInFlight loads; the elements before the first 16-byte boundary (head) and after the last
+// whole pack (tail) one by one.
 template <class Op, class T, unsigned Block, unsigned LoadsInFlight = 4>
 __device__ __forceinline__ typename Op::Acc thread_fold(const T* in, std::uint64_t n) {
-  constexpr unsigned K = pack_size<T>;
+  constexpr unsigned K = pack_size<T>, L = LoadsInFlight;
   const std::uint64_t thread = std::uint64_t{blockIdx.x} * Block + threadIdx.x;
   const std::uint64_t stride = std::uint64_t{gridDim.x} * Block;
   const std::uint64_t to_boundary = (K - reinterpret_cast<std::uintptr_t>(in) / sizeof(T) % K) % K;
@@ -39,13 +39,28 @@ __device__ __forceinline__ typename Op::Acc thread_fold(const T* in, std::uint64
   using Fold = PackFold<Op, T>;
   typename Fold::State state = Fold::start();
   std::uint64_t p = thread;
+  // Software pipelined: the next batch's loads are issued before this batch is folded, so the thread
+  // has loads in flight while it computes. Variance and argmax spend enough instructions per 16-byte
+  // load (of 16-bit floats) that a thread which waited, then computed, left DRAM idle meanwhile.
   // Loads are folded in increasing index order within the thread: argmax's folds rely on it.
-  for (; p + (LoadsInFlight - 1) * stride < packs; p += LoadsInFlight * stride) {
-    int4 raw[LoadsInFlight];
+  if (p + (L - 1) * stride < packs) {
+    int4 batch[L];
 #pragma unroll
-    for (unsigned k = 0; k < LoadsInFlight; ++k) raw[k] = load_raw(body + (p + k * stride) * K);  // all in flight
+    for (unsigned k = 0; k < L; ++k) batch[k] = load_raw(body + (p + k * stride) * K);
+    for (;;) {
+      const std::uint64_t q = p + L * stride;
+      const bool more = q + (L - 1) * stride < packs;
+      int4 next[L];
+      if (more)
 #pragma unroll
-    for (unsigned k = 0; k < LoadsInFlight; ++k) state = Fold::fold(state, raw[k], head + (p + k * stride) * K);
+        for (unsigned k = 0; k < L; ++k) next[k] = load_raw(body + (q + k * stride) * K);  // in flight during the folds
+#pragma unroll
+      for (unsigned k = 0; k < L; ++k) state = Fold::fold(state, batch[k], head + (p + k * stride) * K);
+      p = q;
+      if (!more) break;
+#pragma unroll
+      for (unsigned k = 0; k < L; ++k) batch[k] = next[k];
+    }
   }
   for (; p < packs; p += stride) state = Fold::fold(state, load_raw(body + p * K), head + p * K);
   typename Op::Acc acc = Fold::finish(state, in);

@@ -58,8 +58,10 @@ template <> struct PairOf<__nv_bfloat16> { using type = __nv_bfloat162; };
 //      tie keeps the earlier load, as a thread's loads come in increasing index order) or when it
 //      brings the first NaN (once the best is NaN nothing replaces it: the first NaN wins). What is
 //      kept is the value and where its load starts, not the element's index;
-//   3. at the end, the winning load is read again (16 bytes per thread, once) and the element is
-//      the first lane equal to the best, or the first NaN: the lowest index, as the rule asks.
+//   3. the winning load's 16 bytes stay in the state (four selects per load: cheaper than reading
+//      them again at the end, which cost every thread one more DRAM round trip as its last act);
+//      at the end the element is the first lane equal to the best, or the first NaN: the lowest
+//      index, as the rule asks.
 // About a dozen instructions per load. The block and grid combine (ArgExtreme::combine) is unchanged.
 template <class T, bool Largest>
 struct PackedArgExtreme {
@@ -69,10 +71,11 @@ struct PackedArgExtreme {
   struct State {
     float best;           // the extreme of the loads so far (NaN once one held a NaN)
     std::uint64_t first;  // the index of the first element of the load it came from; `none` before any
+    int4 raw;             // that load
   };
   static __device__ __forceinline__ Pair extreme(Pair a, Pair b) { return Largest ? __hmax2_nan(a, b) : __hmin2_nan(a, b); }
 
-  static __device__ __forceinline__ State start() { return {Op::identity().value, none}; }
+  static __device__ __forceinline__ State start() { return {Op::identity().value, none, int4{}}; }
   static __device__ __forceinline__ State fold(State s, const int4& raw, std::uint64_t first) {
     Pair p[4];
     std::memcpy(p, &raw, sizeof(raw));
@@ -80,13 +83,13 @@ struct PackedArgExtreme {
     const float lo = __low2float(e), hi = __high2float(e);
     const float m = is_nan(lo) || Op::beyond(lo, hi) ? lo : hi;  // NaN when either lane is
     // The first load is always taken, so that even an all -inf input has an index.
-    if (s.first == none || (!is_nan(s.best) && (Op::beyond(m, s.best) || is_nan(m)))) s = {m, first};
+    if (s.first == none || (!is_nan(s.best) && (Op::beyond(m, s.best) || is_nan(m)))) s = {m, first, raw};
     return s;
   }
-  static __device__ __forceinline__ typename Op::Acc finish(State s, const T* in) {
+  static __device__ __forceinline__ typename Op::Acc finish(State s, const T*) {
     if (s.first == none) return Op::identity();  // this thread had no whole load
     wide_t<T> v[pack_size<T>];
-    widen_pack<T>(load_raw(in + s.first), v);
+    widen_pack<T>(s.raw, v);
     const bool want_nan = is_nan(s.best);
 #pragma unroll
     for (unsigned j = 0; j < pack_size<T>; ++j)
