@@ -8,6 +8,7 @@
 
 #include "common/host/cli.h"
 #include "common/host/device.h"
+#include "common/host/lesson_main.h"
 #include "common/host/session.h"
 
 namespace rl {
@@ -31,8 +32,6 @@ inline constexpr unsigned default_trace_block = 32;
 // Runs body, printing any exception as "error: ..." on one line; returns the exit code.
 int guarded(const std::function<int()>& body);
 
-// A lesson executable: checks (and unless --check-only, times) every variant of lesson `number`.
-int lesson_main(int argc, const char* const* argv, int number);
 
 // Human-readable report of one case, with the ceiling and CUB where measured.
 void print_case(std::ostream& out, const CaseResult& r, const Baseline* baseline);
