@@ -1,24 +1,18 @@
 #!/usr/bin/env bash
 # The main job: set up, build, and run the whole course, on the GPU when there is one and on the CPU
-# simulator otherwise: the sum ladder (lessons 01-12, one table), then each lesson beyond the sum
-# (13 onward) at its own default sizes, and lesson 17's scaling where two or more GPUs are visible.
+# simulator otherwise: the sum ladder (lessons 01-12, one table), then the lessons beyond the sum
+# (13-16, `reducelab beyond`) at their own default sizes, and lesson 17's scaling where two or more
+# GPUs are visible.
 # Extra arguments go to `reducelab ladder` (e.g. --n 2^28 --block 512).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash common/scripts/ensure-deps.sh
 bash common/scripts/configure.sh
 build/bin/reducelab ladder "$@"
-for exe in build/bin/1[3-9]_*; do
-  [ -x "$exe" ] || continue
-  case $(basename "$exe") in
-    17_*)
-      gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
-      if [ "${gpus:-0}" -ge 2 ]; then
-        echo; echo "== lesson 17 on $gpus GPUs =="; build/bin/reducelab scaling
-      else
-        echo; echo "== lesson 17 needs two or more GPUs and NCCL: skipped (${gpus:-0} visible) =="
-      fi
-      ;;
-    *) echo; echo "== $(basename "$exe") =="; "$exe" ;;
-  esac
-done
+build/bin/reducelab beyond
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+if [ -x build/bin/17_multi_gpu_nccl ] && [ "${gpus:-0}" -ge 2 ]; then
+  echo; echo "== lesson 17 on $gpus GPUs =="; build/bin/reducelab scaling
+else
+  echo; echo "== lesson 17 needs two or more GPUs and NCCL: skipped (${gpus:-0} visible) =="
+fi

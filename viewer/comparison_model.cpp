@@ -36,6 +36,11 @@ std::string joined(const json& a, const char* sep, const char* open, const char*
 std::string label_of(const json& run) {
   std::string label;
   auto add = [&](const std::string& part) { label += (label.empty() ? "" : " ") + part; };
+  // reducelab.beyond's runs name their lesson ("14_row_reduce"): its number starts the label.
+  if (const auto it = run.find("lesson"); it != run.end() && it->is_string()) {
+    const std::string lesson = it->get<std::string>();
+    if (!lesson.empty()) add(lesson.substr(0, lesson.find('_')));
+  }
   for (const char* key : {"op", "dtype", "variant", "strategy"}) {
     const auto it = run.find(key);
     if (it != run.end() && it->is_string() && !it->get<std::string>().empty()) add(it->get<std::string>());

@@ -1,6 +1,7 @@
 // reducelab: the whole ladder in one program.
 //   reducelab ladder   every lesson at one size, one table (the README's main job)
 //   reducelab bench    every lesson over a range of sizes, with the ceiling and CUB, into one JSON file
+//   reducelab beyond   lessons 13-16 (operators and types, rows, columns, any axes): their tables, one JSON
 //   reducelab scaling  lesson 17 over 1, 2, 4, 8 GPUs (as present): local, collective, aggregate GB/s
 #include <filesystem>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include "common/host/harness.h"
 #include "common/host/results.h"
 #include "common/host/table.h"
+#include "common/runner/beyond.h"
 #include "common/runner/ladder.h"
 
 namespace {
@@ -108,12 +110,22 @@ int main(int argc, char** argv) {
     bench_cmd->add_option("--from", from, "smallest size, as a power of two")->capture_default_str();
     bench_cmd->add_option("--to", to, "largest size, as a power of two")->capture_default_str();
     bench_cmd->add_option("--at", at, "print the ladder table at this power of two")->capture_default_str();
+    auto* beyond_cmd = app.add_subcommand(
+        "beyond", "lessons 13-16 (operators x types, rows, columns, any axes), each at its own sizes; --json FILE");
+    BeyondOptions beyond_options;
+    beyond_cmd->add_option("--backend", beyond_options.backend, "gpu or sim (default: the GPU when one is visible)")
+        ->check(CLI::IsMember({"gpu", "sim"}));
+    beyond_cmd->add_option("--baseline", beyond_options.baseline_path,
+                           "PyTorch's times for lessons 14-16 (tests/device/torch_baselines.py --out FILE)");
+    beyond_cmd->add_option("--json", beyond_options.json_path, "write every lesson's table into this file (reducelab.beyond)");
+    beyond_cmd->add_flag("--check-only", beyond_options.check_only, "verify, don't time");
     auto* scaling_cmd = app.add_subcommand(
         "scaling", "lesson 17: 2^28 floats per GPU (or --n-per-gpu) on 1, 2, 4, 8 GPUs as present; --json FILE");
     scaling_cmd->allow_extras();
     if (!parse_command_line(app, argc, argv)) return exit_ok;
     if (*ladder_cmd) return ladder(ladder_options.resolve());
     if (*scaling_cmd) return scaling(argv[0], scaling_cmd->remaining());
+    if (*beyond_cmd) return run_beyond(argv[0], beyond_options);
     return bench(bench_options.resolve(), from, to, at);
   });
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
-#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows nccl
+#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -129,6 +129,19 @@ for step in "${steps[@]}"; do
         note "$exe (JSON: $exe.json)"
         cat "$out/$exe.log"
       done
+      ;;
+    torch)
+      note "torch baselines (torch.sum, L2 flushed, median of 60): torch.json"
+      PYTHONUNBUFFERED=1 python3 tests/device/torch_baselines.py --out "$out/torch.json" >"$out/torch.log" 2>&1 \
+        || { status=1; tail -5 "$out/torch.log"; }
+      grep "median" "$out/torch.log"
+      ;;
+    beyond)
+      # Lessons 13-16 through the runner, x torch where the torch step ran first: one JSON.
+      note "reducelab beyond: lessons 13-16 (JSON: beyond.json)"
+      baseline=(); [ -s "$out/torch.json" ] && baseline=(--baseline "$out/torch.json")
+      $build/bin/reducelab beyond ${baseline[@]+"${baseline[@]}"} --json "$out/beyond.json" >"$out/beyond.log" 2>&1 || status=1
+      grep -E '^(==|\||wrote|beyond)' "$out/beyond.log"
       ;;
     grade)
       # The classroom grader on the GPU: every exercise fails untouched and passes with its solution,

@@ -29,6 +29,21 @@ TEST_CASE("a lesson table reads into labelled rows with their ratios", "[viewer]
   CHECK_FALSE(f.rows[2].verified);
 }
 
+TEST_CASE("the runner's merged record of lessons 13-16 reads with each row's lesson", "[viewer][comparison]") {
+  const std::string text = R"({"schema": "reducelab.beyond", "version": 1, "backend": "sim",
+    "runs": [{"lesson": "13_operators_and_types", "op": "sum", "dtype": "float32", "verified": true},
+             {"lesson": "16_any_axes", "op": "sum", "dtype": "float32", "strategy": "rows", "axes": [3],
+              "gbps": 3000, "vs_best": 1.5, "verified": true}],
+    "lessons": {"13_operators_and_types": {"schema": "reducelab.ops"}}})";
+  REQUIRE(looks_like_comparison(text));
+  const ComparisonFile f = parse_comparison(text, "beyond.json");
+  CHECK(f.schema == "reducelab.beyond");
+  REQUIRE(f.rows.size() == 2);
+  CHECK(f.rows[0].label == "13 sum float32");
+  CHECK(f.rows[1].label == "16 sum float32 rows axes {3}");
+  CHECK(*f.rows[1].vs_best == Approx(1.5));
+}
+
 TEST_CASE("the sum ladder's records and traces are not lesson tables", "[viewer][comparison]") {
   CHECK_FALSE(looks_like_comparison(R"({"schema": "reducelab.results", "version": 1})"));
   CHECK_FALSE(looks_like_comparison(R"({"schema": "reducelab.trace", "version": 1})"));
