@@ -87,8 +87,11 @@ __device__ __forceinline__ V load_l2(const V* at) {
   return v;
 }
 
+// At least two blocks an SM: registers capped at 64 a thread. The pipelined loop holds two batches
+// of loads, and with variance's double-precision moments (float64, int32) the compiler would take 66
+// registers and leave one block (a quarter of the SM's threads) to keep DRAM busy.
 template <class Op, class T, unsigned Block, unsigned LoadsInFlight = 4>
-__global__ void __launch_bounds__(Block) reduce_op(const T* in, std::uint64_t n, typename Op::Acc* partials,
+__global__ void __launch_bounds__(Block, 2) reduce_op(const T* in, std::uint64_t n, typename Op::Acc* partials,
                                                    typename Op::Out* out) {
   const typename Op::Acc mine = block_reduce<Op, Block>(thread_fold<Op, T, Block, LoadsInFlight>(in, n));
   // Lesson 11's finish: publish the partial, fence, take a ticket; the last block combines them all.
