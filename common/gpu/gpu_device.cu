@@ -6,6 +6,8 @@
 #include <cstring>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "common/gpu/check.h"
 #include "common/gpu/streaming_ceiling.cuh"
 #include "common/host/device.h"

@@ -1,5 +1,7 @@
 #include "common/host/cli.h"
 
+#include <CLI/CLI.hpp>
+
 #include <bit>
 #include <charconv>
 #include <iostream>

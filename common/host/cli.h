@@ -7,10 +7,15 @@
 #include <string>
 #include <string_view>
 
-#include <CLI/CLI.hpp>
-
 #include "common/host/input.h"
 #include "common/host/reducer.h"
+
+// Declared, not included: most files that include this one need RunOptions or UsageError only, and
+// <CLI/CLI.hpp> costs seconds of compile time each. The files that build a command line include it.
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
 
 namespace rl {
 

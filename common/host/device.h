@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>  // describe() returns one; its callers and definitions include json.hpp
 
 #include "common/host/reducer.h"
 #include "common/host/stats.h"

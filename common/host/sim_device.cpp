@@ -6,6 +6,8 @@
 #include <new>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "common/host/device.h"
 
 namespace rl {

@@ -10,6 +10,8 @@
 
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
+
 #include "common/host/harness.h"
 #include "common/host/results.h"
 #include "common/host/table.h"

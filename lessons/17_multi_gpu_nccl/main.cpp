@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "common/host/grade_main.h"
 #include "common/host/harness.h"
 #include "common/host/hints.h"
