@@ -1,7 +1,11 @@
 #pragma once
 // Lesson 14's table: run-time (operator, type) to the kernel templates; included once by each
-// backend's translation unit (rows_sim.cpp for g++, rows_gpu.cu for nvcc).
-#include "lessons/14_row_reduce/row_reduce.cuh"
+// backend's translation unit (rows_sim.cpp for g++, rows_gpu.cu for nvcc). The kernel header is
+// RL_ROWS_KERNEL: the solution, or in a student build the exercise or a submission (CMakeLists.txt).
+#ifndef RL_ROWS_KERNEL
+#define RL_ROWS_KERNEL "lessons/14_row_reduce/row_reduce.cuh"
+#endif
+#include RL_ROWS_KERNEL
 #include "lessons/14_row_reduce/row_reduce_api.h"
 #include "lessons/14_row_reduce/typed_dispatch.h"
 

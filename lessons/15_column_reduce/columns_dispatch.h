@@ -1,7 +1,11 @@
 #pragma once
 // Lesson 15's table: run-time (operator, type) to the kernel templates; included once by each
-// backend's translation unit (columns_sim.cpp for g++, columns_gpu.cu for nvcc).
-#include "lessons/15_column_reduce/column_reduce.cuh"
+// backend's translation unit (columns_sim.cpp for g++, columns_gpu.cu for nvcc). The kernel header is
+// RL_COLUMNS_KERNEL: the solution, or in a student build the exercise or a submission (CMakeLists.txt).
+#ifndef RL_COLUMNS_KERNEL
+#define RL_COLUMNS_KERNEL "lessons/15_column_reduce/column_reduce.cuh"
+#endif
+#include RL_COLUMNS_KERNEL
 #include "lessons/14_row_reduce/typed_dispatch.h"
 #include "lessons/15_column_reduce/column_reduce_api.h"
 
