@@ -136,6 +136,7 @@ if [ $self_check -eq 1 ]; then
   echo "== submissions that hang or fault (each must fail with the simulator's report, in time) =="
   backend=sim  # the diagnoses under test are the simulator's; a GPU would only hang or read garbage
   chosen=("${lessons[@]}")
+  diagnosed=0
   for case_dir in tests/grading/submissions/*/; do
     expect=$(cat "$case_dir/EXPECT")
     want=$(cat "$case_dir/LESSON")
@@ -148,9 +149,10 @@ if [ $self_check -eq 1 ]; then
     grade_all "$(basename "$case_dir")"
     grep -q -- "$expect" "$rows" || die "self-check: $(basename "$case_dir") was not reported as '$expect': $(cat "$rows")"
     echo "reported as expected ('$expect') in $((SECONDS - start)) s"
+    diagnosed=$((diagnosed + 1))
   done
   configure ""  # leave the build as the plain student build
-  echo "self-check: every exercise compiles, fails untouched and passes with its solution; broken submissions are diagnosed"
+  echo "self-check: every exercise compiles, fails untouched and passes with its solution; $diagnosed broken submissions diagnosed"
   exit 0
 fi
 
