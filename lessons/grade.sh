@@ -7,7 +7,8 @@
 #   bash lessons/grade.sh [NN ...]                 grade the exercises in this tree (all, or lessons NN)
 #   bash lessons/grade.sh --submission DIR [NN ...]  grade one student's files (found in DIR by file name)
 #   bash lessons/grade.sh --class DIR              grade every student folder in DIR; writes DIR-results.csv
-#   bash lessons/grade.sh --self-check             CI: every exercise compiles, fails untouched, passes solved
+#   bash lessons/grade.sh --self-check [NN ...]    CI: every exercise (or lessons NN) compiles, fails
+#                                                  untouched, passes solved; broken submissions diagnosed
 # Options: --case-timeout S (default 20), --backend sim|gpu, --build DIR (default build-student).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
     --backend) [ $# -ge 2 ] || die "--backend needs sim or gpu"; backend=$2; shift 2 ;;
     --build) [ $# -ge 2 ] || die "--build needs a folder"; build=$(realpath -m "$2"); shift 2 ;;
     --self-check) self_check=1; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     [0-9][0-9]) lessons+=("$1"); shift ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -120,7 +121,10 @@ if [ $self_check -eq 1 ]; then
   # 2. Each solution copied over its exercise must pass.
   solved=$(mktemp -d)
   for name in $(selected); do
-    for f in lessons/$name/exercise/*.cuh; do cp "lessons/$name/$(basename "$f")" "$solved/"; done
+    # Every file of the exercise but its hints: a kernel header, or lesson 16's plan (axes_plan.cpp).
+    for f in lessons/$name/exercise/*; do
+      [ "$(basename "$f")" = HINTS.md ] || cp "lessons/$name/$(basename "$f")" "$solved/"
+    done
   done
   configure "$solved"
   echo "== the solutions, submitted as exercises (each must pass) =="
@@ -131,19 +135,24 @@ if [ $self_check -eq 1 ]; then
   # 3. Broken submissions the grader must diagnose, not hang on.
   echo "== submissions that hang or fault (each must fail with the simulator's report, in time) =="
   backend=sim  # the diagnoses under test are the simulator's; a GPU would only hang or read garbage
+  chosen=("${lessons[@]}")
+  diagnosed=0
   for case_dir in tests/grading/submissions/*/; do
-    configure "$root/$case_dir"
     expect=$(cat "$case_dir/EXPECT")
     want=$(cat "$case_dir/LESSON")
+    # With lessons named (--self-check 13 14), only their broken submissions.
+    if [ ${#chosen[@]} -gt 0 ] && ! printf '%s\n' "${chosen[@]}" | grep -qx "$want"; then continue; fi
+    configure "$root/$case_dir"
     lessons=("$want")
     : >"$rows"
     start=$SECONDS
     grade_all "$(basename "$case_dir")"
     grep -q -- "$expect" "$rows" || die "self-check: $(basename "$case_dir") was not reported as '$expect': $(cat "$rows")"
     echo "reported as expected ('$expect') in $((SECONDS - start)) s"
+    diagnosed=$((diagnosed + 1))
   done
   configure ""  # leave the build as the plain student build
-  echo "self-check: every exercise compiles, fails untouched and passes with its solution; broken submissions are diagnosed"
+  echo "self-check: every exercise compiles, fails untouched and passes with its solution; $diagnosed broken submissions diagnosed"
   exit 0
 fi
 

@@ -1,12 +1,14 @@
 #include "common/host/grade_main.h"
 
 #include <cstring>
+#include <iostream>
 #include <sstream>
 
 #include "common/host/fault_report.h"
 #include "common/host/grading.h"
 #include "common/host/harness.h"
 #include "common/host/hints.h"
+#include "common/host/sim_bridge.h"
 #include "common/host/table.h"
 #include "common/host/watchdog.h"
 
@@ -100,6 +102,85 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
         << ")\n";
   }
   return code;
+}
+
+GradeOptions::GradeOptions(CLI::App& app, RunOptions& o) : o_(o) {
+  app.add_flag("--grade", o.grade, "grade this build's kernel on the graded cases; stop at the first failure");
+  hint_ = app.add_option("--hint", o.hint, "print graded hint 1, 2 or 3 of the lesson's exercise");
+  app.add_option("--case-timeout", o.case_timeout_s, "--grade: seconds without progress that count as a hang")
+      ->capture_default_str();
+}
+
+bool GradeOptions::hint_asked(int number) const {
+  if (hint_->count() > 0 && o_.hint == 0) throw UsageError("--hint counts from 1 (got 0)");
+  if (!(o_.case_timeout_s > 0) || o_.case_timeout_s > 3600)
+    throw UsageError("--case-timeout must be more than 0 and at most 3600 seconds");
+  if (o_.hint == 0) return false;
+  print_hint(std::cout, number, o_.hint);
+  return true;
+}
+
+int grade_runs(std::ostream& out, const std::string& program_path, int number, const std::string& slug,
+               const std::string& source, const RunOptions& options,
+               const std::function<std::optional<std::vector<GradedRun>>(Device&)>& cases) {
+  return grade_in_child(out, program_path, number, slug, source, options.case_timeout_s, [&](const Reporter& reporter) {
+    std::ostringstream banner;
+    auto device = open_device(options, banner);
+    reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
+    const auto runs = cases(*device);
+    if (!runs) {
+      reporter.say("skip this build has no " + std::string(to_string(device->backend())) + " version to grade");
+      return exit_skipped;
+    }
+    std::size_t count = 0;
+    const auto attempt = [&](const GradedRun& r, std::vector<unsigned char>& bytes) -> std::optional<std::string> {
+      reporter.say("case " + r.what);
+      ++count;
+      try {
+        if (auto why = r.run(bytes)) return r.what + ": " + *why;
+      } catch (const std::exception& e) {  // the simulator's report: which barrier, block and thread
+        return r.what + ": " + e.what();
+      }
+      return std::nullopt;
+    };
+    std::vector<std::vector<unsigned char>> first(runs->size());
+    for (std::size_t i = 0; i < runs->size(); ++i)
+      if (auto why = attempt((*runs)[i], first[i])) {
+        reporter.say("fail " + *why);
+        return exit_failed;
+      }
+    if (device->backend() == Backend::sim) {
+      // Right in lane order may be right by luck: the same cases with the threads of each block resumed
+      // in other orders expose a race, and the bytes must not move (the lessons' results are
+      // deterministic: their partials meet in a fixed order, never in the order they arrive).
+      for (const SimSchedule s : {SimSchedule::reverse_lanes, SimSchedule::shuffled}) {
+        RunOptions o = options;
+        o.schedule = s;
+        apply_simulator_options(o);
+        const std::string order = s == SimSchedule::shuffled ? "shuffled" : "reverse";
+        for (std::size_t i = 0; i < runs->size(); ++i) {
+          if (!(*runs)[i].rerun) continue;
+          std::vector<unsigned char> again;
+          std::optional<std::string> why = attempt((*runs)[i], again);
+          if (why) {
+            why = "right in lane order, wrong when the threads run in " + order +
+                  " order: a race (a read that no barrier orders after the write it needs). " + *why;
+          } else if (again != first[i]) {
+            why = "right, but the bits change when the threads run in " + order + " order: the partials must meet in " +
+                  "a fixed order, not in the order they arrive. " + (*runs)[i].what;
+          }
+          if (why) {
+            apply_simulator_options(options);
+            reporter.say("fail " + *why);
+            return exit_failed;
+          }
+        }
+      }
+      apply_simulator_options(options);
+    }
+    reporter.say("pass " + std::to_string(count) + " cases");
+    return exit_ok;
+  });
 }
 
 }  // namespace rl

@@ -6,11 +6,13 @@
 //   first failure: <the case and what went wrong>           (FAILED only)
 //   hint: <program> --hint 1                                 (FAILED only)
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "common/host/cli.h"
+#include "common/host/device.h"
 #include "common/host/reducer.h"
 
 namespace rl {
@@ -30,5 +32,36 @@ class Reporter;
 // exit_skipped. `source` names the graded file. Prints the verdict lines; returns 0, 1 or 77.
 int grade_in_child(std::ostream& out, const std::string& program_path, int number, const std::string& slug,
                    const std::string& source, double case_timeout_s, const std::function<int(const Reporter&)>& work);
+
+// --grade, --hint N and --case-timeout S on the command line of a lesson that parses its own (lessons
+// 13-16), into `o`. After parsing, hint_asked() checks their values (UsageError), and when a hint was
+// asked for prints it and returns true: the program then stops.
+class GradeOptions {
+ public:
+  GradeOptions(CLI::App& app, RunOptions& o);
+  bool hint_asked(int number) const;
+
+ private:
+  RunOptions& o_;
+  CLI::Option* hint_ = nullptr;
+};
+
+// One graded case of a lesson with its own API (lessons 14-16: an operator on a type over a shape or a
+// layout, or a property of a plan). `run` reduces it and returns why it fails, in one line, or nullopt;
+// it leaves the outputs' bytes in its argument. `rerun`: small enough to run again on the simulator
+// with the threads of each block in other orders, where the bytes must come out the same.
+struct GradedRun {
+  std::string what;
+  bool rerun = false;
+  std::function<std::optional<std::string>(std::vector<unsigned char>& bytes)> run;
+};
+
+// The grade of such a lesson, in a watched child (grade_in_child): opens the device, asks `cases` for
+// the lesson's cases on it (nullopt: this build has no version for that backend, a skip), runs them in
+// order, stopping at the first failure (kernel errors the simulator throws become the failure line),
+// and on the simulator runs the rerun cases again in reverse and shuffled lane order.
+int grade_runs(std::ostream& out, const std::string& program_path, int number, const std::string& slug,
+               const std::string& source, const RunOptions& options,
+               const std::function<std::optional<std::vector<GradedRun>>(Device&)>& cases);
 
 }  // namespace rl

@@ -1,5 +1,6 @@
 // Lesson 14's executable: every row of M x N matrices reduced, verified row by row against the CPU
-// reference, timed against CUB's segmented reduce and (with --baseline) torch.sum(dim=1).
+// reference, timed against CUB's segmented reduce and (with --baseline) torch.sum(dim=1). --grade
+// grades the kernel this build was made with (row_reduce.cuh, or the exercise or a submission).
 #include "common/host/harness.h"
 #include "lessons/14_row_reduce/matrix_main.h"
 #include "lessons/14_row_reduce/row_reduce_api.h"
@@ -15,6 +16,9 @@ int main(int argc, char** argv) {
     if (!t) return std::nullopt;
     return MatrixKernels{t->scratch_bytes, t->reduce, t->depth, t->plan};
   };
+  lesson.kernel_source = RL_ROWS_KERNEL_SOURCE;
+  lesson.run_raw = run_rows_raw;
+  lesson.graded_cases = rows_graded_cases;
 #if RL_ROWS_HAVE_GPU
   lesson.cub = &cub_rows_table();
 #endif

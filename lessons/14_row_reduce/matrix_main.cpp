@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/host/cli.h"
+#include "common/host/grade_main.h"
 #include "common/host/harness.h"
 #include "common/host/results.h"
 #include "common/host/table.h"
@@ -68,6 +69,27 @@ std::map<TorchKey, double> load_torch(const std::string& path, std::string& devi
   return out;
 }
 
+// Every graded case with each of its operators, stopping at the first wrong output; cases up to
+// 2^15 elements run again on the simulator in the other thread orders (grade_runs).
+int grade(const std::string& program_path, const RunOptions& o, const MatrixLesson& lesson) {
+  constexpr std::uint64_t rerun_elements = std::uint64_t{1} << 15;
+  return grade_runs(
+      std::cout, program_path, std::stoi(lesson.program.substr(0, 2)), lesson.program.substr(3), lesson.kernel_source, o,
+      [&](Device& d) -> std::optional<std::vector<GradedRun>> {
+        const auto kernels = lesson.kernels(d.backend());
+        if (!kernels) return std::nullopt;
+        const MatrixEntries entries{lesson.run_raw, kernels->depth, kernels->plan};
+        std::vector<GradedRun> runs;
+        for (const MatrixCase& c : lesson.graded_cases())
+          for (const ReduceOp op : c.ops)
+            runs.push_back({describe(lesson.axis, c, op), c.m * c.n <= rerun_elements,
+                            [&d, axis = lesson.axis, entries, c, op](std::vector<unsigned char>& bytes) {
+                              return matrix_case_failure(d, axis, entries, c, op, &bytes);
+                            }});
+        return runs;
+      });
+}
+
 }  // namespace
 
 MatrixShape parse_shape(const std::string& text) {
@@ -108,12 +130,15 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
   app.add_option("--json", json_path, "write the table to this file (schema reducelab.matrix)");
   app.add_option("--baseline", baseline_path, "torch timings (tests/device/torch_baselines.py) for the x torch column");
   app.add_flag("--check-only", check_only, "verify, don't time");
-  if (!parse_command_line(app, argc, argv)) return exit_ok;
-
   RunOptions o;
+  const GradeOptions grading(app, o);
+  if (!parse_command_line(app, argc, argv)) return exit_ok;
+  if (grading.hint_asked(std::stoi(lesson.program.substr(0, 2)))) return exit_ok;
+
   if (backend_text == "gpu") o.backend = Backend::gpu;
   else if (backend_text == "sim") o.backend = Backend::sim;
   else if (!backend_text.empty()) throw UsageError("--backend: expected gpu or sim, got '" + backend_text + "'");
+  if (o.grade) return grade(argv[0], o, lesson);
   const auto types = parse_list<DType>(types_text, parse_dtype, "types");
   std::vector<ReduceOp> ops;
   if (!ops_text.empty()) ops = parse_list<ReduceOp>(ops_text, parse_op, "ops");

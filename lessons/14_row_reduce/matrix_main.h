@@ -1,7 +1,8 @@
 #pragma once
 // The executable shared by lessons 14 (rows) and 15 (columns): parse the shapes, operators and
 // types, verify every output against the CPU reference, time against CUB and (with --baseline) the
-// torch timings, print one table, write JSON (schema reducelab.matrix, common/RESULTS.md).
+// torch timings, print one table, write JSON (schema reducelab.matrix, common/RESULTS.md). --grade
+// grades the lesson's kernel on its graded cases (matrix_cases.h); --hint N prints a hint.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -11,6 +12,7 @@
 
 #include "common/host/device.h"
 #include "common/host/typed.h"
+#include "lessons/14_row_reduce/matrix_cases.h"
 
 namespace rl {
 
@@ -23,8 +25,6 @@ struct CubMatrixSum {
 };
 const CubMatrixSum& cub_rows_table();     // lesson 14, cub_rows.cu
 const CubMatrixSum& cub_columns_table();  // lesson 15, cub_columns.cu
-
-enum class Axis { rows, columns };
 
 // One backend's typed kernels, as the driver calls them (RowsBackend / ColumnsBackend fit).
 struct MatrixKernels {
@@ -48,6 +48,11 @@ struct MatrixLesson {
   std::function<std::optional<MatrixKernels>(Backend)> kernels;  // empty where the build has none
   const CubMatrixSum* cub = nullptr;                              // nullptr without CUDA
   std::optional<MatrixExtra> extra;
+  // --grade: the graded file (the solution, the exercise or a submission), the lesson's raw run
+  // (run_rows_raw, run_columns_raw) and its graded cases (matrix_cases.h).
+  std::string kernel_source;
+  MatrixRawRun run_raw = nullptr;
+  std::vector<MatrixCase> (*graded_cases)() = nullptr;
 };
 
 // "4096x4096", "2^20x8": one shape; zero, overflow and anything else malformed are a UsageError.

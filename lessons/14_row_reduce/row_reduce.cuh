@@ -94,6 +94,8 @@ __device__ __forceinline__ V shuffle_xor(V v, unsigned mask, int width) {
   return v;
 }
 
+// The group's fold. A warp holds 32 / lanes groups side by side (lanes = 1, 2, 4, ..., 32), each
+// lane of a group a partial of the group's row; all 32 lanes of the warp arrive here together.
 template <class Op>
 __device__ __forceinline__ typename Op::Acc group_reduce(typename Op::Acc v, unsigned lanes) {
   for (unsigned mask = lanes / 2; mask > 0; mask /= 2) v = Op::combine(v, shuffle_xor(v, mask, static_cast<int>(lanes)));

@@ -25,6 +25,7 @@
 #include "common/host/device.h"
 #include "common/host/reducer.h"
 #include "common/host/typed.h"
+#include "lessons/14_row_reduce/matrix_cases.h"
 
 namespace rl {
 
@@ -47,9 +48,20 @@ const RowsBackend* rows_backend(Backend b);
 // of an array of them, copied to the host, as a value (and index). Shared with lessons 15 and 16.
 std::size_t reduce_output_bytes(ReduceOp op, DType t);
 OpValue decode_output(ReduceOp op, DType t, const void* outputs_on_host, std::uint64_t i);
+// The first `count` outputs of such an array, decoded.
+std::vector<OpValue> decode_outputs(ReduceOp op, DType t, const std::vector<unsigned char>& outputs_on_host,
+                                    std::uint64_t count);
 
 // Reduces each row of the m x n matrix of type t at device address `in`, returning m results.
 // Throws UsageError for n == 0 with any operator but sum.
 std::vector<OpValue> run_rows(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n);
+// The same, returning the m outputs as the kernel left them (reduce_output_bytes each): an output it
+// never wrote is still the poison, bytes of 0xFF (the grader names that mistake).
+std::vector<unsigned char> run_rows_raw(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n);
+
+// Lesson 14's graded cases (matrix_cases.h), smallest first: shapes that reach every plan (groups of
+// 1 to 32 lanes, a warp, a block and several blocks a row), odd row lengths (scalar loads), every
+// type, misaligned matrices and empty ones. The simulator suite and `14_row_reduce --grade` run them.
+std::vector<MatrixCase> rows_graded_cases();
 
 }  // namespace rl

@@ -1,5 +1,6 @@
 // Lesson 14's host side: picks the backend's table, checks the request, moves the results.
 #include <string>
+#include <utility>
 
 #include "common/host/cli.h"
 #include "lessons/14_row_reduce/row_reduce_api.h"
@@ -26,23 +27,51 @@ OpValue decode_output(ReduceOp op, DType t, const void* outputs, std::uint64_t i
   return backend_sim::decode_output_of(op, t, outputs, i);
 }
 
-std::vector<OpValue> run_rows(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n) {
+std::vector<OpValue> decode_outputs(ReduceOp op, DType t, const std::vector<unsigned char>& outputs, std::uint64_t count) {
+  std::vector<OpValue> values(count);
+  for (std::uint64_t i = 0; i < count; ++i) values[i] = decode_output(op, t, outputs.data(), i);
+  return values;
+}
+
+std::vector<unsigned char> run_rows_raw(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m,
+                                        std::uint64_t n) {
   if (n == 0 && m > 0 && !allows_empty(op))
     throw UsageError(std::string(to_string(op)) + " of an empty row has no value (only sum does: 0)");
   const RowsBackend* b = rows_backend(d.backend());
   if (!b) throw UsageError("lesson 14 has no kernels for this backend in this build");
-  std::vector<OpValue> result(m);
-  if (m == 0) return result;
   const std::size_t out_bytes = m * reduce_output_bytes(op, t);
+  std::vector<unsigned char> host(out_bytes);
+  if (m == 0) return host;
   DeviceBuffer scratch(d, b->scratch_bytes(op, t, m, n, d.shape()));
   DeviceBuffer out(d, out_bytes);
   d.poison(out.get(), out_bytes);  // an unwritten row reads as NaN, never as a plausible value
   b->reduce(op, t, in, m, n, scratch.get(), out.get(), d.shape(), d.stream());
   d.synchronize();
-  std::vector<unsigned char> host(out_bytes);
   d.download(host.data(), out.get(), out_bytes);
-  for (std::uint64_t i = 0; i < m; ++i) result[i] = decode_output(op, t, host.data(), i);
-  return result;
+  return host;
+}
+
+std::vector<OpValue> run_rows(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n) {
+  return decode_outputs(op, t, run_rows_raw(d, op, t, in, m, n), m);
+}
+
+std::vector<MatrixCase> rows_graded_cases() {
+  std::vector<MatrixCase> cases;
+  // (M, N): groups of 1, 2, 8, 16 and 32 lanes, odd N (scalar loads), a warp a row, a block a row,
+  // and several blocks a row (few long rows); N one past a warp (33) and one past a block (257).
+  for (const auto& [m, n] : {std::pair<std::uint64_t, std::uint64_t>{1, 1}, {7, 1}, {33, 7}, {257, 8}, {31, 31},
+                             {100, 33}, {9, 64}, {5, 257}, {3, 1000}, {40, 1536}, {2, 20000}, {1, 70001}})
+    for (const DType t : {DType::f32, DType::f16, DType::i32}) cases.push_back({m, n, t, 14 + m * n, 0, all_op_list()});
+  for (const auto& [m, n] : {std::pair<std::uint64_t, std::uint64_t>{33, 8}, {6, 300}, {2, 9000}})
+    for (const DType t : {DType::f64, DType::bf16}) cases.push_back({m, n, t, 3 * m + n, 0, all_op_list()});
+  // Misaligned: every row starts off a 16-byte boundary, so the kernels take scalar loads.
+  for (const auto& [m, n] : {std::pair<std::uint64_t, std::uint64_t>{20, 8}, {3, 4096}})
+    for (const DType t : {DType::f32, DType::f16})
+      cases.push_back({m, n, t, m + n, 1, {ReduceOp::sum, ReduceOp::argmax, ReduceOp::variance}});
+  // No rows: no outputs, for any operator. Empty rows: only sum has a value (0).
+  cases.push_back({0, 10, DType::f32, 1, 0, all_op_list()});
+  cases.push_back({5, 0, DType::i32, 1, 0, {ReduceOp::sum}});
+  return smallest_first(std::move(cases));
 }
 
 }  // namespace rl

@@ -1,9 +1,12 @@
 #pragma once
-// Run-time (operator, element type) -> compile-time (Op, T) for lessons 14-16, and the decoding of
-// an output array on the host. Lesson 13's ops_dispatch.h does the same for its own table only;
+// Run-time (operator, element type) -> compile-time (Op, T) for lessons 14-16, the backend table of
+// a matrix lesson built from its typed templates, and the decoding of an output array on the host. Lesson 13's ops_dispatch.h does the same for its own table only;
 // including it would instantiate all of lesson 13's kernels in every translation unit.
+#include <cstdint>
 #include <cstring>
+#include <string>
 
+#include "common/host/device.h"
 #include "common/host/typed.h"
 #include "lessons/13_operators_and_types/reduce_ops.cuh"
 
@@ -34,6 +37,50 @@ void for_op_and_type(ReduceOp op, DType t, F&& f) {
     case DType::bf16: return with_type(TypeTag<__nv_bfloat16>{});
     case DType::i32: return with_type(TypeTag<int>{});
   }
+}
+
+// A matrix lesson's four typed templates as run-time functions of (operator, type): the entries of
+// its backend table (lesson 14's RowsBackend, lesson 15's ColumnsBackend). K names the templates:
+//   K::scratch_bytes<Op, T>(m, n, shape), K::reduce<Op, T>(in, m, n, out, scratch, shape, stream),
+//   K::depth<Op, T>(m, n, shape), K::plan<T>(m, n, shape).
+template <class K>
+struct TypedMatrix {
+  static std::size_t scratch_bytes(ReduceOp op, DType t, std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
+    std::size_t bytes = 0;
+    for_op_and_type(op, t, [&](auto o, auto e) {
+      bytes = K::template scratch_bytes<typename decltype(o)::type, typename decltype(e)::type>(m, n, s);
+    });
+    return bytes;
+  }
+  static void reduce(ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n, void* scratch, void* out,
+                     const DeviceShape& s, void* stream) {
+    for_op_and_type(op, t, [&](auto o, auto e) {
+      using Op = typename decltype(o)::type;
+      using T = typename decltype(e)::type;
+      K::template reduce<Op, T>(static_cast<const T*>(in), m, n, static_cast<typename Op::Out*>(out), scratch, s, stream);
+    });
+  }
+  static std::uint64_t depth(ReduceOp op, DType t, std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
+    std::uint64_t d = 0;
+    for_op_and_type(op, t, [&](auto o, auto e) {
+      d = K::template depth<typename decltype(o)::type, typename decltype(e)::type>(m, n, s);
+    });
+    return d;
+  }
+  static std::string plan(ReduceOp op, DType t, std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
+    std::string text;
+    for_op_and_type(op, t, [&](auto, auto e) { text = K::template plan<typename decltype(e)::type>(m, n, s); });
+    return text;
+  }
+};
+
+// Backend b's table of a matrix lesson (RowsBackend, ColumnsBackend), made once: its four typed
+// entries from K, then any entries of the lesson's own (lesson 15's atomic sum).
+template <class Table, class K, class... Own>
+const Table& matrix_table(Backend b, Own... own) {
+  using D = TypedMatrix<K>;
+  static const Table table{b, D::scratch_bytes, D::reduce, D::depth, D::plan, own...};
+  return table;
 }
 
 inline std::size_t output_bytes_of(ReduceOp op, DType t) {

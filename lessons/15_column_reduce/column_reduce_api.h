@@ -43,7 +43,16 @@ const ColumnsBackend* columns_backend(Backend b);
 // Reduces each column of the m x n matrix of type t at device address `in`, returning n results.
 // Throws UsageError for m == 0 with any operator but sum.
 std::vector<OpValue> run_columns(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n);
+// The same, returning the n outputs as the kernel left them (reduce_output_bytes each): an output it
+// never wrote is still the poison, bytes of 0xFF (the grader names that mistake).
+std::vector<unsigned char> run_columns_raw(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m,
+                                           std::uint64_t n);
 // The naive atomic version, float32 sum only.
 std::vector<OpValue> run_columns_atomic(Device& d, const void* in, std::uint64_t m, std::uint64_t n);
+
+// Lesson 15's graded cases (lesson 14's matrix_cases.h), smallest first: tall-skinny (many chunks,
+// one tile), short-wide (one chunk, many tiles), square-ish, odd N (scalar loads), every type,
+// misaligned and empty matrices. The simulator suite and `15_column_reduce --grade` run them.
+std::vector<MatrixCase> columns_graded_cases();
 
 }  // namespace rl

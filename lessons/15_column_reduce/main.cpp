@@ -1,6 +1,7 @@
 // Lesson 15's executable: every column of M x N matrices reduced, verified column by column against
 // the CPU reference, timed against the naive atomic version, CUB's segmented reduce over a
-// column-major view, and (with --baseline) torch.sum(dim=0).
+// column-major view, and (with --baseline) torch.sum(dim=0). --grade grades the kernel this build
+// was made with (column_reduce.cuh, or the exercise or a submission).
 #include "common/host/harness.h"
 #include "lessons/14_row_reduce/matrix_main.h"
 #include "lessons/15_column_reduce/column_reduce_api.h"
@@ -20,6 +21,9 @@ int main(int argc, char** argv) {
                              [](Backend b, const float* in, std::uint64_t m, std::uint64_t n, float* out, void* stream) {
                                columns_backend(b)->atomic_sum_f32(in, m, n, out, DeviceShape{}, stream);
                              }};
+  lesson.kernel_source = RL_COLUMNS_KERNEL_SOURCE;
+  lesson.run_raw = run_columns_raw;
+  lesson.graded_cases = columns_graded_cases;
 #if RL_COLUMNS_HAVE_GPU
   lesson.cub = &cub_columns_table();
 #endif

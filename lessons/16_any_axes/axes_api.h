@@ -52,6 +52,9 @@ const AxesCub* axes_cub();
 // Reduces and returns the plan.outputs results, in output order (row-major over the kept axes).
 // Throws UsageError for an empty reduction (K = 0) of anything but sum.
 std::vector<OpValue> run_axes(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan);
+// The same, returning the plan.outputs outputs as the kernels left them (out_bytes each): an output
+// they never wrote is still the poison, bytes of 0xFF (the grader names that mistake).
+std::vector<unsigned char> run_axes_raw(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan);
 
 // The CPU reference for each output: its reduced elements gathered in reduced-index order, then
 // typed_reference (lesson 13's) with the given depth.

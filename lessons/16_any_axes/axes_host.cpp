@@ -30,12 +30,12 @@ const AxesCub* axes_cub() {
 #endif
 }
 
-std::vector<OpValue> run_axes(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan) {
+std::vector<unsigned char> run_axes_raw(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan) {
   if (plan.reduced == 0 && plan.outputs > 0 && !allows_empty(op))
     throw UsageError(std::string(to_string(op)) + " over no elements has no value (only sum does: 0)");
   const AxesBackend* b = axes_backend(d.backend());
   if (!b) throw UsageError("lesson 16 has no kernels for this backend in this build");
-  const std::size_t one = b->out_bytes(op, t), bytes = one * plan.outputs;
+  const std::size_t bytes = b->out_bytes(op, t) * plan.outputs;
   DeviceBuffer scratch(d, b->scratch_bytes(op, t, plan, in, d.shape()));
   DeviceBuffer out(d, bytes);
   if (bytes) d.poison(out.get(), bytes);  // an unwritten output reads as NaN, never as a plausible value
@@ -43,8 +43,15 @@ std::vector<OpValue> run_axes(Device& d, ReduceOp op, DType t, const void* in, c
   d.synchronize();
   std::vector<unsigned char> host(bytes);
   if (bytes) d.download(host.data(), out.get(), bytes);
+  return host;
+}
+
+std::vector<OpValue> run_axes(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan) {
+  const std::vector<unsigned char> host = run_axes_raw(d, op, t, in, plan);
+  const AxesBackend& b = *axes_backend(d.backend());
+  const std::size_t one = b.out_bytes(op, t);
   std::vector<OpValue> values(plan.outputs);
-  for (std::uint64_t m = 0; m < plan.outputs; ++m) values[m] = b->decode(op, t, host.data() + m * one);
+  for (std::uint64_t m = 0; m < plan.outputs; ++m) values[m] = b.decode(op, t, host.data() + m * one);
   return values;
 }
 

@@ -1,6 +1,8 @@
 // Lesson 16's executable: reductions over any axes of a strided tensor, verified against the CPU
 // reference, then timed next to CUB's nearest call and (with --baseline) PyTorch's torch.sum.
 // --explain prints each plan; --json FILE writes the table (schema reducelab.axes, common/RESULTS.md).
+// --grade grades the plan this build was made with (axes_plan.cpp, or the exercise or a submission)
+// and the reductions made with it; --hint N prints a hint.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -13,10 +15,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/host/cli.h"
+#include "common/host/grade_main.h"
 #include "common/host/harness.h"
 #include "common/host/results.h"
 #include "common/host/table.h"
 #include "lessons/16_any_axes/axes_api.h"
+#include "lessons/16_any_axes/axes_cases.h"
 
 using namespace rl;
 
@@ -102,6 +106,32 @@ std::optional<double> torch_ms(const nlohmann::json& baseline, const std::vector
   return std::nullopt;
 }
 
+// The plan first (its merged axes and strategy on hand-checked layouts: an unmerged plan still
+// reduces right, only slowly), then every reduction case with each operator and type, checked output
+// by output; cases up to 2^15 elements run again on the simulator in the other thread orders.
+int grade(const std::string& program_path, const RunOptions& o) {
+  constexpr std::uint64_t rerun_elements = std::uint64_t{1} << 15;
+  return grade_runs(std::cout, program_path, 16, "any_axes", RL_AXES_PLAN_SOURCE, o,
+                    [&](Device& d) -> std::optional<std::vector<GradedRun>> {
+                      if (!axes_backend(d.backend())) return std::nullopt;
+                      std::vector<GradedRun> runs;
+                      for (const PlanCase& c : axes_plan_cases())
+                        runs.push_back({"the plan of " + describe(c.layout), false,
+                                        [c](std::vector<unsigned char>&) { return plan_case_failure(c); }});
+                      for (const AxesCase& c : axes_graded_cases()) {
+                        const AxesLayout& l = c.layout;
+                        const bool small = plan_axes(l.sizes, l.strides, l.axes).input_span <= rerun_elements;
+                        for (const DType t : c.types)
+                          for (const ReduceOp op : c.ops)
+                            runs.push_back({describe(l, op, t, c.seed, c.offset), small,
+                                            [&d, c, op, t](std::vector<unsigned char>& bytes) {
+                                              return axes_case_failure(d, c.layout, op, t, c.seed, c.offset, &bytes);
+                                            }});
+                      }
+                      return runs;
+                    });
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"Lesson 16: a reduction over any axes of a strided tensor"};
   std::string shape_text, strides_text, ops_text = "sum", types_text = "float32", backend_text, json_path, baseline_path;
@@ -121,12 +151,15 @@ int run(int argc, char** argv) {
   app.add_option("--baseline", baseline_path, "PyTorch's times (tests/device/torch_baselines.py --out FILE)");
   app.add_flag("--check-only", check_only, "verify, don't time");
   app.add_flag("--explain", explain, "print each case's plan and launch, then stop");
-  if (!parse_command_line(app, argc, argv)) return exit_ok;
-
   RunOptions o;
+  const GradeOptions grading(app, o);
+  if (!parse_command_line(app, argc, argv)) return exit_ok;
+  if (grading.hint_asked(16)) return exit_ok;
+
   if (backend_text == "gpu") o.backend = Backend::gpu;
   else if (backend_text == "sim") o.backend = Backend::sim;
   else if (!backend_text.empty()) throw UsageError("--backend: expected gpu or sim, got '" + backend_text + "'");
+  if (o.grade) return grade(argv[0], o);
   const auto ops = parse_names<ReduceOp>(ops_text, parse_op, "ops");
   const auto types = parse_names<DType>(types_text, parse_dtype, "types");
   std::vector<std::vector<int>> axis_sets;

@@ -1,7 +1,8 @@
 #pragma once
 // Lessons 14 and 15's checks, shared by the simulator and GPU suites: a typed M x N matrix with ties
 // planted along the reduced axis, uploaded at any element offset (so rows start misaligned), reduced
-// through the lesson's host API, every output compared with the CPU reference.
+// through the lesson's host API, every output compared with the CPU reference. The simulator suites'
+// graded cases go through matrix_case_failure (matrix_cases.h), the grader's own check.
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -9,27 +10,14 @@
 
 #include "common/host/device.h"
 #include "common/host/typed.h"
+#include "lessons/14_row_reduce/matrix_cases.h"
 #include "lessons/14_row_reduce/matrix_main.h"
 #include "tests/lessons/ops_checks.h"
 
 namespace rl::test {
 
-// Seeded values; along each reduced line (a row, or a column) the largest value sits at three
-// places, two of them neighbours, and the smallest likewise: argmax must return the first.
-inline std::vector<std::byte> matrix_input(Axis axis, DType t, std::uint64_t m, std::uint64_t n, std::uint64_t seed) {
-  std::vector<std::byte> data(m * n * dtype_bytes(t));
-  fill_typed(data.data(), t, m * n, seed, Distribution::uniform);
-  const std::uint64_t lines = axis == Axis::rows ? m : n, length = axis == Axis::rows ? n : m;
-  if (length >= 8) {
-    const double big = t == DType::i32 ? 5000.0 : 2.0, small = -big;  // beyond every seeded value
-    for (std::uint64_t l = 0; l < lines; ++l) {
-      auto at = [&](std::uint64_t k) { return axis == Axis::rows ? l * n + k : k * n + l; };
-      for (const std::uint64_t k : {length / 3, length / 3 + 1, length - 1}) store_element(t, data.data(), at(k), big);
-      for (const std::uint64_t k : {length / 5, length / 2, length - 2}) store_element(t, data.data(), at(k), small);
-    }
-  }
-  return data;
-}
+// The lessons' own input (matrix_cases.h): seeded values with ties planted along each reduced line.
+using rl::matrix_input;
 
 using MatrixRun = std::function<std::vector<OpValue>(Device&, ReduceOp, DType, const void*, std::uint64_t, std::uint64_t)>;
 using MatrixDepth = std::function<std::uint64_t(ReduceOp, DType, std::uint64_t, std::uint64_t, const DeviceShape&)>;
