@@ -1,5 +1,7 @@
 #include "common/host/grade_main.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cstring>
 #include <iostream>
 #include <sstream>
