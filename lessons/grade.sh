@@ -9,7 +9,10 @@
 #   bash lessons/grade.sh --class DIR              grade every student folder in DIR; writes DIR-results.csv
 #   bash lessons/grade.sh --self-check [NN ...]    CI: every exercise (or lessons NN) compiles, fails
 #                                                  untouched, passes solved; broken submissions diagnosed
-# Options: --case-timeout S (default 20), --backend sim|gpu, --build DIR (default build-student).
+# Options: --case-timeout S (default 20), --backend sim|gpu, --build DIR (default build-student),
+#          --skip-solutions (self-check: leave out "passes solved", which rebuilds every lesson; CI
+#          grades the solutions in its own build instead, and the broken submissions still go
+#          through a submission folder).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -19,6 +22,7 @@ backend=""
 submission=""
 class=""
 self_check=0
+skip_solutions=0
 lessons=()
 die() { echo "error: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -29,7 +33,8 @@ while [ $# -gt 0 ]; do
     --backend) [ $# -ge 2 ] || die "--backend needs sim or gpu"; backend=$2; shift 2 ;;
     --build) [ $# -ge 2 ] || die "--build needs a folder"; build=$(realpath -m "$2"); shift 2 ;;
     --self-check) self_check=1; shift ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --skip-solutions) skip_solutions=1; shift ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     [0-9][0-9]) lessons+=("$1"); shift ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -119,19 +124,23 @@ if [ $self_check -eq 1 ]; then
   [ $passed -eq 0 ] && [ $failed -gt 0 ] || die "self-check: $passed untouched exercises pass (expected none)"
   if grep -q "DOES NOT COMPILE" "$rows"; then die "self-check: an untouched exercise does not compile"; fi
   # 2. Each solution copied over its exercise must pass.
-  solved=$(mktemp -d)
-  for name in $(selected); do
-    # Every file of the exercise but its hints: a kernel header, or lesson 16's plan (axes_plan.cpp).
-    for f in lessons/$name/exercise/*; do
-      [ "$(basename "$f")" = HINTS.md ] || cp "lessons/$name/$(basename "$f")" "$solved/"
+  if [ $skip_solutions -eq 1 ]; then
+    echo "== the solutions: left out (--skip-solutions) =="
+  else
+    solved=$(mktemp -d)
+    for name in $(selected); do
+      # Every file of the exercise but its hints: a kernel header, or lesson 16's plan (axes_plan.cpp).
+      for f in lessons/$name/exercise/*; do
+        [ "$(basename "$f")" = HINTS.md ] || cp "lessons/$name/$(basename "$f")" "$solved/"
+      done
     done
-  done
-  configure "$solved"
-  echo "== the solutions, submitted as exercises (each must pass) =="
-  : >"$rows"
-  grade_all solved
-  rm -rf "$solved"
-  [ $failed -eq 0 ] || die "self-check: $failed solutions fail the grader"
+    configure "$solved"
+    echo "== the solutions, submitted as exercises (each must pass) =="
+    : >"$rows"
+    grade_all solved
+    rm -rf "$solved"
+    [ $failed -eq 0 ] || die "self-check: $failed solutions fail the grader"
+  fi
   # 3. Broken submissions the grader must diagnose, not hang on.
   echo "== submissions that hang or fault (each must fail with the simulator's report, in time) =="
   backend=sim  # the diagnoses under test are the simulator's; a GPU would only hang or read garbage
@@ -152,7 +161,9 @@ if [ $self_check -eq 1 ]; then
     diagnosed=$((diagnosed + 1))
   done
   configure ""  # leave the build as the plain student build
-  echo "self-check: every exercise compiles, fails untouched and passes with its solution; $diagnosed broken submissions diagnosed"
+  solutions="passes with its solution"
+  [ $skip_solutions -eq 1 ] && solutions="(solutions not graded here)"
+  echo "self-check: every exercise compiles, fails untouched $solutions; $diagnosed broken submissions diagnosed"
   exit 0
 fi
 

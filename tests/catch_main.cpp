@@ -1,3 +1,4 @@
-// Catch2's main for the suites that need nothing before the tests run.
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// The main of the suites that need nothing before the tests run (Catch2 itself: catch_impl.cpp).
+#include "tests/catch_run.h"
+
+int main(int argc, char** argv) { return rl::test::run_catch(argc, argv); }

@@ -29,6 +29,18 @@ if(REDUCELAB_CUDA)
         message(STATUS "ReduceLab: no GPU visible: the GPU code is compiled for sm_90 only, as a check")
       endif()
     endif()
+    # The exercises' GPU compile (an nvcc build of each lesson with its exercise kernel, so that a
+    # broken exercise fails the build) is checked where a GPU is visible: there a student builds
+    # them for the GPU, and there the device runs check them. Without a GPU the student build, and
+    # CI's grader self-check, compile the exercises for the simulator only; skipping the nvcc copy
+    # keeps CI's build a few minutes shorter. -DREDUCELAB_EXERCISES_NVCC=ON forces it.
+    if(_rl_detected)
+      set(_rl_exercises_default ON)
+    else()
+      set(_rl_exercises_default OFF)
+    endif()
+    option(REDUCELAB_EXERCISES_NVCC "Compile every exercise with nvcc too (default: where a GPU is visible)"
+           ${_rl_exercises_default})
     enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
     # CMake 3.25 predates nvcc 13 and does not know its C++20 flag: tell it, so C++20 requirements

@@ -65,7 +65,7 @@ function(reducelab_add_lesson)
 
   # The exercise must compile for the GPU too, though only a student build links it: nvcc compiles
   # it here (one real architecture, to keep the build short), so a broken exercise fails the build.
-  if(REDUCELAB_HAVE_CUDA AND NOT REDUCELAB_STUDENT AND EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/exercise/${L_HEADER}")
+  if(REDUCELAB_HAVE_CUDA AND REDUCELAB_EXERCISES_NVCC AND NOT REDUCELAB_STUDENT AND EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/exercise/${L_HEADER}")
     set(RL_BACKEND gpu)
     set(RL_HEADER "${CMAKE_CURRENT_SOURCE_DIR}/exercise/${L_HEADER}")
     configure_file(${PROJECT_SOURCE_DIR}/common/cmake/lesson_backend.in ${CMAKE_CURRENT_BINARY_DIR}/lesson${nn}_exercise_gpu.cu @ONLY)

@@ -1,6 +1,5 @@
 // The GPU suite's main: with no GPU it exits 77, which CTest reports as skipped (never as passed).
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
+#include "tests/catch_run.h"
 
 #include <iostream>
 
@@ -12,5 +11,5 @@ int main(int argc, char** argv) {
     std::cout << "skipped: " << why << '\n';
     return 77;
   }
-  return Catch::Session().run(argc, argv);
+  return rl::test::run_catch(argc, argv);
 }

@@ -1,8 +1,9 @@
 // Lesson 17 on two or more GPUs: the multi-GPU total matches the CPU reference and the one-GPU
 // total, for N that does not divide, N smaller than the GPU count, N = 0 and a large N; every GPU
 // holds the same total; the one-process-per-GPU mode agrees. With fewer than two GPUs: exit 77.
-#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
+#include "tests/catch_run.h"
 
 #include <bit>
 #include <cmath>
@@ -91,5 +92,5 @@ int main(int argc, char** argv) {
               << (count == 0 ? why : std::string("only one is visible")) << '\n';
     return 77;
   }
-  return Catch::Session().run(argc, argv);
+  return rl::test::run_catch(argc, argv);
 }
