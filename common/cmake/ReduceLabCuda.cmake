@@ -6,8 +6,8 @@ if(REDUCELAB_CUDA)
   if(CMAKE_CUDA_COMPILER)
     # Default architectures: the visible GPU's own when there is one, so a student's build is quick.
     # With no GPU nothing CUDA runs here (tests and lessons use the simulator), so the GPU code is
-    # only compiled, as a check, for the course's reference GPU (sm_90, Hopper): one architecture,
-    # which keeps the build (and CI) about a third shorter than a portable set of three.
+    # only compiled, as a check, for the course's reference GPU (sm_90, Hopper): one architecture
+    # instead of a portable set of three, each of which nvcc compiles separately.
     # -DCMAKE_CUDA_ARCHITECTURES=... overrides both, e.g. "80-real;90-real;90-virtual" to build
     # binaries on a GPU-less machine for other machines.
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
