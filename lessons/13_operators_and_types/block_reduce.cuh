@@ -47,5 +47,18 @@ __device__ __forceinline__ typename Op::Acc block_reduce(typename Op::Acc v) {
   return v;
 }
 
+// A partial that another block wrote (lesson 11's finish, a split row's or a column tile's last
+// block), read from L2 with __ldcg: past this SM's L1, which may hold a stale line. A word at a time,
+// because __ldcg takes built-in types only.
+template <class V>
+__device__ __forceinline__ V load_l2(const V* at) {
+  unsigned words[sizeof(V) / 4];
+#pragma unroll
+  for (unsigned k = 0; k < sizeof(V) / 4; ++k) words[k] = __ldcg(reinterpret_cast<const unsigned*>(at) + k);
+  V v;
+  std::memcpy(&v, words, sizeof(V));
+  return v;
+}
+
 }  // namespace RL_BACKEND_NS
 }  // namespace rl

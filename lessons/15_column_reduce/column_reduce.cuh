@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(cols_block) columns_by_chunks(const T* in, std
 #pragma unroll
             for (unsigned f = 0; f < F; ++f)
 #pragma unroll
-              for (unsigned j = 0; j < K; ++j) got[f][j] = load_from_l2(partials + std::uint64_t{k + f * row_lanes} * n + col + j);
+              for (unsigned j = 0; j < K; ++j) got[f][j] = load_l2(partials + std::uint64_t{k + f * row_lanes} * n + col + j);
 #pragma unroll
             for (unsigned f = 0; f < F; ++f)
 #pragma unroll
@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(cols_block) columns_by_chunks(const T* in, std
           }
           for (; k < chunks; k += row_lanes)
 #pragma unroll
-            for (unsigned j = 0; j < K; ++j) acc[j] = Op::combine(acc[j], load_from_l2(partials + std::uint64_t{k} * n + col + j));
+            for (unsigned j = 0; j < K; ++j) acc[j] = Op::combine(acc[j], load_l2(partials + std::uint64_t{k} * n + col + j));
         }
         combine_row_lanes<Op, K>(acc, shared, col_threads);
         if (lane == 0 && has_columns)

@@ -76,17 +76,6 @@ __device__ __forceinline__ typename Op::Acc thread_fold(const T* in, std::uint64
   return acc;
 }
 
-// A partial written by another SM, read from L2 (__ldcg) a word at a time: __ldcg takes built-in types only.
-template <class V>
-__device__ __forceinline__ V load_l2(const V* at) {
-  unsigned words[sizeof(V) / 4];
-#pragma unroll
-  for (unsigned k = 0; k < sizeof(V) / 4; ++k) words[k] = __ldcg(reinterpret_cast<const unsigned*>(at) + k);
-  V v;
-  std::memcpy(&v, words, sizeof(V));
-  return v;
-}
-
 // At least two blocks an SM: registers capped at 64 a thread. The pipelined loop holds two batches
 // of loads, and with variance's double-precision moments (float64, int32) the compiler would take 66
 // registers and leave one block (a quarter of the SM's threads) to keep DRAM busy.

@@ -52,17 +52,6 @@ __device__ __forceinline__ void load_one(const T* at, wide_t<T> (&v)[load_width<
   }
 }
 
-// A partial another block wrote, read from L2 (__ldcg: past this SM's L1, which may hold a stale line).
-template <class V>
-__device__ __forceinline__ V load_from_l2(const V* at) {
-  unsigned words[sizeof(V) / 4];
-#pragma unroll
-  for (unsigned k = 0; k < sizeof(V) / 4; ++k) words[k] = __ldcg(reinterpret_cast<const unsigned*>(at) + k);
-  V v;
-  std::memcpy(&v, words, sizeof(V));
-  return v;
-}
-
 // Folds loads first, first + stride, ... < count of one row (load p = elements [p*K, p*K + K)),
 // LoadsInFlight of them issued before any is used; increasing index order, which argmax relies on.
 template <class Op, class T, bool Vec>
@@ -185,7 +174,7 @@ __global__ void __launch_bounds__(rows_block) rows_by_blocks(const T* in, std::u
       if (is_last) {
         typename Op::Acc total = Op::identity();
         for (unsigned s = threadIdx.x; s < splits; s += rows_block)
-          total = Op::combine(total, load_from_l2(partials + row * splits + s));
+          total = Op::combine(total, load_l2(partials + row * splits + s));
         total = block_reduce<Op, rows_block>(total);  // a fixed tree over a fixed order
         if (threadIdx.x == 0) out[row] = Op::finish(total, n);
       }

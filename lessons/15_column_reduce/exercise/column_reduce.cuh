@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(cols_block) columns_by_chunks(const T* in, std
       if (is_last) {
         // TODO(student): the tile's finish, the same bits every run. The chunks' partials of this
         //   tile's columns are all in `partials` ([chunk][column], written above; read them with
-        //   load_from_l2). Fold them per column in chunk order, split across the block's row lanes the
+        //   load_l2). Fold them per column in chunk order, split across the block's row lanes the
         //   way the rows were (row lane `lane` takes chunks lane, lane + row_lanes, ...), join the row
         //   lanes with combine_row_lanes (every thread calls it: it has barriers), and let row lane 0
         //   write Op::finish(acc[j], m) to out[col + j] for its K columns, as the one-chunk path does.
