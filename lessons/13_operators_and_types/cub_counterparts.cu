@@ -10,7 +10,7 @@
 
 #include "common/gpu/check.h"
 #include "lessons/13_operators_and_types/ops_api.h"
-#include "lessons/13_operators_and_types/reduce_ops.cuh"
+#include "lessons/13_operators_and_types/type_dispatch.h"
 
 namespace rl {
 namespace {
@@ -57,17 +57,6 @@ cudaError_t call(ReduceOp op, const T* in, std::int64_t n, void* scratch, std::s
   return cudaErrorInvalidValue;
 }
 
-template <class F>
-void with_type(DType t, F&& f) {
-  switch (t) {
-    case DType::f32: return f(static_cast<const float*>(nullptr));
-    case DType::f64: return f(static_cast<const double*>(nullptr));
-    case DType::f16: return f(static_cast<const __half*>(nullptr));
-    case DType::bf16: return f(static_cast<const __nv_bfloat16*>(nullptr));
-    case DType::i32: return f(static_cast<const int*>(nullptr));
-  }
-}
-
 }  // namespace
 
 const CubCounterpart& cub_counterpart_table() {
@@ -86,14 +75,17 @@ const CubCounterpart& cub_counterpart_table() {
       },
       [](ReduceOp op, DType t, std::uint64_t n) {
         std::size_t bytes = 0;
-        with_type(t, [&](auto typed) {
-          RL_CUDA_CHECK(call(op, typed, static_cast<std::int64_t>(n), nullptr, bytes, nullptr, nullptr));
+        for_type(t, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          RL_CUDA_CHECK(
+              call(op, static_cast<const T*>(nullptr), static_cast<std::int64_t>(n), nullptr, bytes, nullptr, nullptr));
         });
         return bytes;
       },
       [](ReduceOp op, DType t, const void* in, std::uint64_t n, void* scratch, std::size_t bytes, void* out, void* stream) {
-        with_type(t, [&](auto typed) {
-          RL_CUDA_CHECK(call(op, static_cast<decltype(typed)>(in), static_cast<std::int64_t>(n), scratch, bytes, out,
+        for_type(t, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          RL_CUDA_CHECK(call(op, static_cast<const T*>(in), static_cast<std::int64_t>(n), scratch, bytes, out,
                              static_cast<cudaStream_t>(stream)));
         });
       }};

@@ -1,43 +1,16 @@
 #pragma once
-// Run-time (operator, element type) -> compile-time (Op, T) for lessons 14-16, the backend table of
-// a matrix lesson built from its typed templates, and the decoding of an output array on the host. Lesson 13's ops_dispatch.h does the same for its own table only;
-// including it would instantiate all of lesson 13's kernels in every translation unit.
+// The backend table of a matrix lesson (14, 15) built from its typed templates through lesson 13's
+// (operator, type) switch (type_dispatch.h), and the decoding of an output array on the host.
 #include <cstdint>
 #include <cstring>
 #include <string>
 
 #include "common/host/device.h"
 #include "common/host/typed.h"
-#include "lessons/13_operators_and_types/reduce_ops.cuh"
+#include "lessons/13_operators_and_types/type_dispatch.h"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {
-
-template <class X> struct TypeTag { using type = X; };
-
-// Calls f(TypeTag<Op>{}, TypeTag<T>{}) for the operator and element type named at run time.
-template <class F>
-void for_op_and_type(ReduceOp op, DType t, F&& f) {
-  auto with_type = [&](auto type_tag) {
-    using T = typename decltype(type_tag)::type;
-    switch (op) {
-      case ReduceOp::sum: return f(TypeTag<Sum<T>>{}, type_tag);
-      case ReduceOp::max: return f(TypeTag<Max<T>>{}, type_tag);
-      case ReduceOp::min: return f(TypeTag<Min<T>>{}, type_tag);
-      case ReduceOp::mean: return f(TypeTag<Mean<T>>{}, type_tag);
-      case ReduceOp::variance: return f(TypeTag<Variance<T>>{}, type_tag);
-      case ReduceOp::argmax: return f(TypeTag<ArgMax<T>>{}, type_tag);
-      case ReduceOp::argmin: return f(TypeTag<ArgMin<T>>{}, type_tag);
-    }
-  };
-  switch (t) {
-    case DType::f32: return with_type(TypeTag<float>{});
-    case DType::f64: return with_type(TypeTag<double>{});
-    case DType::f16: return with_type(TypeTag<__half>{});
-    case DType::bf16: return with_type(TypeTag<__nv_bfloat16>{});
-    case DType::i32: return with_type(TypeTag<int>{});
-  }
-}
 
 // A matrix lesson's four typed templates as run-time functions of (operator, type): the entries of
 // its backend table (lesson 14's RowsBackend, lesson 15's ColumnsBackend). K names the templates:

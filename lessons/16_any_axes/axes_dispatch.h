@@ -3,7 +3,7 @@
 // once by each backend's translation unit (axes_sim.cpp for g++, axes_gpu.cu for nvcc).
 #include <cstring>
 
-#include "lessons/13_operators_and_types/ops_dispatch.h"
+#include "lessons/13_operators_and_types/type_dispatch.h"
 #include "lessons/16_any_axes/any_axes.cuh"
 #include "lessons/16_any_axes/axes_api.h"
 
@@ -22,19 +22,19 @@ inline const AxesBackend& this_backend_axes(Backend b) {
       },
       [](ReduceOp op, DType t, const AxesPlan& p, const void* in, const DeviceShape& s) {
         std::size_t bytes = 0;
-        with_op_and_type(op, t, [&](auto o, auto) {
+        for_op_and_type(op, t, [&](auto o, auto) {
           bytes = axes_scratch_bytes<typename decltype(o)::type>(plan_launch(p, dtype_bytes(t), in, s), p);
         });
         return bytes;
       },
       [](ReduceOp op, DType t) {
         std::size_t bytes = 0;
-        with_op_and_type(op, t, [&](auto o, auto) { bytes = sizeof(typename decltype(o)::type::Out); });
+        for_op_and_type(op, t, [&](auto o, auto) { bytes = sizeof(typename decltype(o)::type::Out); });
         return bytes;
       },
       [](ReduceOp op, DType t, const void* in, const AxesPlan& p, void* scratch, void* out, const DeviceShape& s,
          void* stream) {
-        with_op_and_type(op, t, [&](auto o, auto e) {
+        for_op_and_type(op, t, [&](auto o, auto e) {
           using Op = typename decltype(o)::type;
           using T = typename decltype(e)::type;
           reduce_axes_with<Op, T>(static_cast<const T*>(in), p, plan_launch(p, sizeof(T), in, s), scratch,
@@ -43,7 +43,7 @@ inline const AxesBackend& this_backend_axes(Backend b) {
       },
       [](ReduceOp op, DType t, const void* bytes) {
         OpValue v;
-        with_op_and_type(op, t, [&](auto o, auto) {
+        for_op_and_type(op, t, [&](auto o, auto) {
           typename decltype(o)::type::Out out;
           std::memcpy(&out, bytes, sizeof(out));
           if constexpr (requires { out.index; }) v = {static_cast<double>(out.value), out.index};

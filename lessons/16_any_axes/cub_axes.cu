@@ -16,6 +16,7 @@
 #include "common/gpu/check.h"
 #include "lessons/16_any_axes/any_axes.cuh"
 #include "lessons/16_any_axes/axes_api.h"
+#include "lessons/13_operators_and_types/type_dispatch.h"
 
 namespace rl {
 namespace {
@@ -68,17 +69,6 @@ cudaError_t call(const T* in, const AxesPlan& p, void* scratch, std::size_t& byt
   return cub::DeviceSegmentedReduce::Sum(scratch, bytes, values, static_cast<W*>(out), m, begins, ends, s);
 }
 
-template <class F>
-void with_type(DType t, F&& f) {
-  switch (t) {
-    case DType::f32: return f(static_cast<const float*>(nullptr));
-    case DType::f64: return f(static_cast<const double*>(nullptr));
-    case DType::f16: return f(static_cast<const __half*>(nullptr));
-    case DType::bf16: return f(static_cast<const __nv_bfloat16*>(nullptr));
-    case DType::i32: return f(static_cast<const int*>(nullptr));
-  }
-}
-
 }  // namespace
 
 const AxesCub& axes_cub_table() {
@@ -90,13 +80,17 @@ const AxesCub& axes_cub_table() {
       [](DType t, const AxesPlan& p) {
         std::size_t bytes = 0;
         if (p.outputs == 0 || p.reduced == 0) return bytes;
-        with_type(t, [&](auto typed) { RL_CUDA_CHECK(call(typed, p, nullptr, bytes, nullptr, nullptr)); });
+        for_type(t, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          RL_CUDA_CHECK(call(static_cast<const T*>(nullptr), p, nullptr, bytes, nullptr, nullptr));
+        });
         return bytes;
       },
       [](DType t, const void* in, const AxesPlan& p, void* scratch, std::size_t bytes, void* out, void* stream) {
         if (p.outputs == 0 || p.reduced == 0) return;
-        with_type(t, [&](auto typed) {
-          RL_CUDA_CHECK(call(static_cast<decltype(typed)>(in), p, scratch, bytes, out, static_cast<cudaStream_t>(stream)));
+        for_type(t, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          RL_CUDA_CHECK(call(static_cast<const T*>(in), p, scratch, bytes, out, static_cast<cudaStream_t>(stream)));
         });
       },
       [](ReduceOp op, DType) { return op == ReduceOp::sum; }};
