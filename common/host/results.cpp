@@ -66,6 +66,16 @@ nlohmann::json to_json(const CaseResult& r, const RunOptions& o, const Baseline*
   return j;
 }
 
+nlohmann::json table_record(const std::string& schema, Device& device, std::uint64_t seed, unsigned samples) {
+  return {{"schema", schema},
+          {"version", results_schema_version},
+          {"backend", std::string(to_string(device.backend()))},
+          {"device", device.describe()},
+          {"seed", seed},
+          {"timing", {{"samples", samples}, {"statistic", "median"},
+                      {"cache", "inputs rotated over >= 3x L2 where memory allows"}}}};
+}
+
 nlohmann::json results_document(Device& device, const RunOptions& o, const std::vector<nlohmann::json>& runs,
                                 const std::vector<nlohmann::json>& baselines) {
   return {{"schema", "reducelab.results"},

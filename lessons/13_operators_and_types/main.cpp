@@ -216,14 +216,8 @@ int run(int argc, char** argv) {
   table.print(std::cout);
   if (!gpu && !check_only) std::cout << "(simulated times: no GB/s, no CUB)\n";
   if (!json_path.empty()) {
-    const nlohmann::json doc = {{"schema", "reducelab.ops"},
-                                {"version", 1},
-                                {"backend", std::string(to_string(device->backend()))},
-                                {"device", device->describe()},
-                                {"seed", seed},
-                                {"timing", {{"samples", plan.samples}, {"statistic", "median"},
-                                            {"cache", "inputs rotated over >= 3x L2 where memory allows"}}},
-                                {"runs", runs}};
+    nlohmann::json doc = table_record("reducelab.ops", *device, seed, plan.samples);
+    doc["runs"] = runs;
     write_json_file(json_path, doc);
   }
   return all_verified ? exit_ok : exit_failed;

@@ -302,17 +302,11 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
   table.print(std::cout);
   if (!gpu && !check_only) std::cout << "(simulated times: no GB/s, no CUB, no torch)\n";
   if (!json_path.empty()) {
-    const nlohmann::json doc = {{"schema", "reducelab.matrix"},
-                                {"version", 1},
-                                {"lesson", lesson.program},
-                                {"axis", lesson.axis == Axis::rows ? "rows" : "columns"},
-                                {"backend", std::string(to_string(device->backend()))},
-                                {"device", device->describe()},
-                                {"seed", seed},
-                                {"baseline", baseline_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(baseline_path)},
-                                {"timing", {{"samples", plan.samples}, {"statistic", "median"},
-                                            {"cache", "inputs rotated over >= 3x L2 where memory allows"}}},
-                                {"runs", runs}};
+    nlohmann::json doc = table_record("reducelab.matrix", *device, seed, plan.samples);
+    doc["lesson"] = lesson.program;
+    doc["axis"] = lesson.axis == Axis::rows ? "rows" : "columns";
+    doc["baseline"] = baseline_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(baseline_path);
+    doc["runs"] = runs;
     write_json_file(json_path, doc);
   }
   return all_verified ? exit_ok : exit_failed;

@@ -286,15 +286,9 @@ int run(int argc, char** argv) {
   if (cub && !check_only)
     for (const auto& axes : axis_sets) std::cout << "CUB for " << join_axes(axes) << ": " << cub->name(plan_for(shape, axes)) << "\n";
   if (!json_path.empty()) {
-    const nlohmann::json doc = {{"schema", "reducelab.axes"},
-                                {"version", 1},
-                                {"backend", std::string(to_string(device->backend()))},
-                                {"device", device->describe()},
-                                {"seed", seed},
-                                {"baseline", baseline_path},
-                                {"timing", {{"samples", timing.samples}, {"statistic", "median"},
-                                            {"cache", "inputs rotated over >= 3x L2 where memory allows"}}},
-                                {"runs", runs}};
+    nlohmann::json doc = table_record("reducelab.axes", *device, seed, timing.samples);
+    doc["baseline"] = baseline_path;
+    doc["runs"] = runs;
     write_json_file(json_path, doc);
   }
   return all_verified ? exit_ok : exit_failed;
