@@ -5,14 +5,12 @@
 #include <utility>
 
 #include "tests/lessons/axes_checks.h"
+#include "tests/lessons/shared_device.h"
 
 using namespace rl;
+using test::gpu;
 
 namespace {
-Device& gpu() {
-  static std::unique_ptr<Device> device = make_gpu_device(nullptr);
-  return *device;
-}
 constexpr DType types[] = {DType::f32, DType::f16, DType::i32};
 }  // namespace
 

@@ -4,15 +4,11 @@
 // split reductions), against the CPU reference; and the API's answer to an empty reduction.
 #include "common/host/cli.h"
 #include "tests/lessons/axes_checks.h"
+#include "tests/lessons/shared_device.h"
 
 using namespace rl;
 
-namespace {
-Device& sim() {
-  static std::unique_ptr<Device> device = make_sim_device();
-  return *device;
-}
-}  // namespace
+using test::sim;
 
 TEST_CASE("lesson 16: every graded case matches the reference", "[sim][axes]") {
   // axes_graded_cases(): the list `16_any_axes --grade` runs, with the grader's own check.

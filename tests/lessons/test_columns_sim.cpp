@@ -4,15 +4,11 @@
 #include "common/host/cli.h"
 #include "lessons/15_column_reduce/column_reduce_api.h"
 #include "tests/lessons/matrix_checks.h"
+#include "tests/lessons/shared_device.h"
 
 using namespace rl;
 
-namespace {
-Device& sim() {
-  static std::unique_ptr<Device> device = make_sim_device();
-  return *device;
-}
-}  // namespace
+using test::sim;
 
 TEST_CASE("lesson 15: every graded case matches the reference", "[sim][columns]") {
   // columns_graded_cases(): the list `15_column_reduce --grade` runs, with the grader's own check.

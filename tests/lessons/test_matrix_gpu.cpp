@@ -6,14 +6,12 @@
 #include "lessons/14_row_reduce/row_reduce_api.h"
 #include "lessons/15_column_reduce/column_reduce_api.h"
 #include "tests/lessons/matrix_checks.h"
+#include "tests/lessons/shared_device.h"
 
 using namespace rl;
+using test::gpu;
 
 namespace {
-Device& gpu() {
-  static std::unique_ptr<Device> device = make_gpu_device(nullptr);
-  return *device;
-}
 void check(Axis axis, ReduceOp op, DType t, const std::vector<std::byte>& host, std::uint64_t m, std::uint64_t n,
            unsigned offset = 0) {
   if (axis == Axis::rows) test::check_matrix(gpu(), axis, run_rows, rows_backend(Backend::gpu)->depth, op, t, host, m, n, offset);

@@ -3,15 +3,11 @@
 #include <cmath>
 
 #include "tests/lessons/ops_checks.h"
+#include "tests/lessons/shared_device.h"
 
 using namespace rl;
 
-namespace {
-Device& gpu() {
-  static std::unique_ptr<Device> device = make_gpu_device(nullptr);
-  return *device;
-}
-}  // namespace
+using test::gpu;
 
 TEST_CASE("lesson 13 on the GPU: every operator and type matches the reference", "[gpu][ops]") {
   const std::uint64_t n =

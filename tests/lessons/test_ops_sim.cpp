@@ -5,15 +5,11 @@
 
 #include "common/host/cli.h"
 #include "tests/lessons/ops_checks.h"
+#include "tests/lessons/shared_device.h"
 
 using namespace rl;
 
-namespace {
-Device& sim() {
-  static std::unique_ptr<Device> device = make_sim_device();
-  return *device;
-}
-}  // namespace
+using test::sim;
 
 TEST_CASE("lesson 13: every operator and type matches the reference", "[sim][ops]") {
   const std::uint64_t n = GENERATE(as<std::uint64_t>{}, 1, 31, 33, 255, 257, 1000, (1u << 16) + 1, 1u << 20);

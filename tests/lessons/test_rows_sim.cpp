@@ -4,15 +4,11 @@
 #include "common/host/cli.h"
 #include "lessons/14_row_reduce/row_reduce_api.h"
 #include "tests/lessons/matrix_checks.h"
+#include "tests/lessons/shared_device.h"
 
 using namespace rl;
 
-namespace {
-Device& sim() {
-  static std::unique_ptr<Device> device = make_sim_device();
-  return *device;
-}
-}  // namespace
+using test::sim;
 
 TEST_CASE("lesson 14: every graded case matches the reference", "[sim][rows]") {
   // rows_graded_cases(): the list `14_row_reduce --grade` runs, with the grader's own check.
