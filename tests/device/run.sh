@@ -14,6 +14,12 @@ steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=(build test sanitize ladder)
 status=0
 note() { printf '\n== %s ==\n' "$*"; }
+# PyTorch's times (lessons 14-16's x torch) into $out/torch.json.
+torch_baselines() {
+  note "torch baselines (torch.sum, L2 flushed, median of 60): torch.json"
+  PYTHONUNBUFFERED=1 python3 tests/device/torch_baselines.py --out "$out/torch.json" >"$out/torch.log" 2>&1 \
+    || { status=1; tail -5 "$out/torch.log"; }
+}
 
 for step in "${steps[@]}"; do
   case $step in
@@ -98,9 +104,7 @@ for step in "${steps[@]}"; do
       ;;
     axes)
       # PyTorch's times first: lessons 14/15 (step rows, after this one) and 16 read torch.json.
-      note "torch baselines (torch.sum, L2 flushed, median of 60): torch.json"
-      PYTHONUNBUFFERED=1 python3 tests/device/torch_baselines.py --out "$out/torch.json" >"$out/torch.log" 2>&1 \
-        || { status=1; tail -5 "$out/torch.log"; }
+      torch_baselines
       baseline=(); [ -s "$out/torch.json" ] && baseline=(--baseline "$out/torch.json")
       note "lesson 16: GPU tests"
       $build/tests/axes_gpu_tests >"$out/axes-tests.log" 2>&1 || status=1
@@ -131,9 +135,7 @@ for step in "${steps[@]}"; do
       done
       ;;
     torch)
-      note "torch baselines (torch.sum, L2 flushed, median of 60): torch.json"
-      PYTHONUNBUFFERED=1 python3 tests/device/torch_baselines.py --out "$out/torch.json" >"$out/torch.log" 2>&1 \
-        || { status=1; tail -5 "$out/torch.log"; }
+      torch_baselines
       grep "median" "$out/torch.log"
       ;;
     beyond)
