@@ -143,6 +143,11 @@ class GpuDevice final : public Device {
     const auto calls = static_cast<unsigned>(std::clamp(plan.min_sample_ms / std::max(one, 1e-4f), 1.0, 4096.0));
     std::vector<double> per_call;
     for (unsigned s = 0; s < std::max(1u, plan.samples); ++s) {
+      // A lead-in call, untimed, keeps the GPU busy while the host queues the start event and the
+      // timed calls: the window opens when the lead-in ends, with the next call already waiting, so
+      // it holds device time only and not the host's launch latency (several microseconds, which a
+      // one-call sample of a 0.5 ms kernel would otherwise count, and count differently for CUB).
+      run(1);
       RL_CUDA_CHECK(cudaEventRecord(ev.start, stream_));
       run(calls);
       RL_CUDA_CHECK(cudaEventRecord(ev.stop, stream_));
