@@ -50,8 +50,9 @@ for step in "${steps[@]}"; do
         [ -n "${SANITIZE:-}" ] && [[ " $SANITIZE " != *" $nn "* ]] && continue
         args=(--n 2^20+7 --check-only)
         case $nn in
-          # Lessons 14 and 15 take shapes: one of each plan, odd N (scalar loads) among them.
-          14|15) args=(--shape 1000x1001,2^16x8,8x2^16,4x2^18 --check-only) ;;
+          # Lessons 14 and 15 take shapes: one of each plan, odd N (scalar loads) among them
+          # (1100x4100 and 1100x4101: lesson 14's block a row, packed and scalar).
+          14|15) args=(--shape 1000x1001,2^16x8,8x2^16,4x2^18,1100x4100,1100x4101 --check-only) ;;
           # Lesson 16: both kernels, split and unsplit, packed and scalar, and a transposed view.
           16) args=(--shape 6,40,5,36 --axes 0,2 --axes 1,3 --axes 3 --axes 0 --ops sum,argmax,variance
                     --types float32,float16 --check-only) ;;
