@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Each exercise is its lesson's solution file with a few regions handed to the student: it may differ
+# from the solution only in hunks that carry a "TODO(student)" line, and in an opening comment. A
+# change to a solution that is not carried into its exercise (a faster load, a renamed kernel) fails
+# here, instead of leaving students a file that has quietly drifted from the lesson it teaches.
+# Usage: exercise_matches_solution.sh LESSONS_DIR
+set -u
+lessons=${1:?usage: exercise_matches_solution.sh LESSONS_DIR}
+checked=0 failed=0
+for exercise in "$lessons"/[0-9][0-9]_*/exercise/*; do
+  case $exercise in *.md) continue ;; esac
+  solution=$(dirname "$(dirname "$exercise")")/$(basename "$exercise")
+  if [ ! -f "$solution" ]; then
+    echo "$exercise: no solution file beside the exercise ($solution)"; failed=$((failed + 1)); continue
+  fi
+  checked=$((checked + 1))
+  # diff's normal format: a hunk is a line such as "12,14c12,16", then "<" (solution) and ">"
+  # (exercise) lines. A hunk passes if its exercise side has a TODO(student), or if it only adds
+  # comment lines at the very top (0aN: the exercise's header).
+  report=$(diff "$solution" "$exercise" | awk -v file="$exercise" '
+    function close_hunk() {
+      if (hunk != "" && !todo && !(hunk ~ /^0a/ && only_comments))
+        printf "%s: diff hunk %s (solution lines, then exercise lines) is outside any TODO(student)\n", file, hunk
+    }
+    /^[0-9]/ { close_hunk(); hunk = $0; todo = 0; only_comments = 1; next }
+    /^>/ { if ($0 ~ /TODO\(student\)/) todo = 1; if ($0 !~ /^> *\/\//) only_comments = 0 }
+    END { close_hunk() }')
+  if [ -n "$report" ]; then echo "$report"; failed=$((failed + 1)); fi
+done
+[ "$checked" -gt 0 ] || { echo "no exercises found under $lessons"; exit 1; }
+echo "$checked exercises checked, $failed drifted from their solutions"
+[ "$failed" -eq 0 ]
