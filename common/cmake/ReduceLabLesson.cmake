@@ -6,7 +6,8 @@
 set_property(GLOBAL PROPERTY REDUCELAB_LESSON_OBJECTS "")
 
 # Which file is lesson NN's kernel in this build: the solution; in student mode the exercise beside
-# it, or the student's own file of that name when REDUCELAB_SUBMISSION holds one.
+# it, or the student's own file of that name when REDUCELAB_SUBMISSION holds one. Sets ${out} to its
+# path and ${out}_source to the name --grade and traces show (relative where it is in the tree).
 function(reducelab_lesson_header out header nn)
   set(chosen "${CMAKE_CURRENT_SOURCE_DIR}/${header}")
   if(REDUCELAB_STUDENT)
@@ -30,7 +31,25 @@ function(reducelab_lesson_header out header nn)
       endif()
     endif()
   endif()
+  file(RELATIVE_PATH source "${PROJECT_SOURCE_DIR}" "${chosen}")
+  if(source MATCHES "^\\.\\./")
+    set(source "${chosen}")
+  endif()
   set(${out} "${chosen}" PARENT_SCOPE)
+  set(${out}_source "${source}" PARENT_SCOPE)
+endfunction()
+
+# Lessons 13-15 keep their kernels behind a typed dispatch (NAME_dispatch.h) that includes the
+# kernel header named by the macro DEFINE. The exercise must compile for the GPU too, though only a
+# student build links it: nvcc compiles SOURCE with DEFINE pointing at the exercise (one real
+# architecture, to keep the build short), so a broken exercise fails the build.
+function(reducelab_exercise_gpu_object target source define header)
+  if(REDUCELAB_HAVE_CUDA AND REDUCELAB_EXERCISES_NVCC AND NOT REDUCELAB_STUDENT)
+    add_library(${target} OBJECT ${source})
+    target_link_libraries(${target} PRIVATE reducelab_harness reducelab_warnings)
+    target_compile_definitions(${target} PRIVATE ${define}="${CMAKE_CURRENT_SOURCE_DIR}/exercise/${header}")
+    set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES 90-real)
+  endif()
 endfunction()
 
 function(reducelab_add_lesson)
@@ -40,12 +59,8 @@ function(reducelab_add_lesson)
   set(nn "${tens}${ones}")
   reducelab_lesson_header(header "${L_HEADER}" "${nn}")
   set(RL_HEADER "${header}")
+  set(source "${header_source}")  # the harness names the compiled file in --grade and in traces
   list(JOIN L_TYPES ", " RL_TYPES)
-  # The harness names the compiled file in --grade and in traces (relative where it is in the tree).
-  file(RELATIVE_PATH source "${PROJECT_SOURCE_DIR}" "${header}")
-  if(source MATCHES "^\\.\\./")
-    set(source "${header}")
-  endif()
 
   set(RL_BACKEND sim)
   configure_file(${PROJECT_SOURCE_DIR}/common/cmake/lesson_backend.in ${CMAKE_CURRENT_BINARY_DIR}/lesson${nn}_sim.cpp @ONLY)
