@@ -81,11 +81,7 @@ RunOptions RunOptionParser::resolve() const {
   const auto dist = parse_distribution(dist_);
   if (!dist) throw UsageError("--dist must be uniform, positive or integers (got '" + dist_ + "')");
   o.distribution = *dist;
-  if (!backend_.empty()) {
-    if (backend_ == "gpu") o.backend = Backend::gpu;
-    else if (backend_ == "sim") o.backend = Backend::sim;
-    else throw UsageError("--backend must be gpu or sim (got '" + backend_ + "')");
-  }
+  o.backend = parse_backend(backend_);
   static const std::map<std::string, SimSchedule> schedules{{"lane-order", SimSchedule::lane_order},
                                                             {"reverse-lanes", SimSchedule::reverse_lanes},
                                                             {"shuffled", SimSchedule::shuffled}};
@@ -93,11 +89,22 @@ RunOptions RunOptionParser::resolve() const {
   if (s == schedules.end())
     throw UsageError("--sim-schedule must be lane-order, reverse-lanes or shuffled (got '" + schedule_ + "')");
   o.schedule = s->second;
-  if (hint_->count() > 0 && o.hint == 0) throw UsageError("--hint counts from 1 (got 0)");
-  if (!(o.case_timeout_s > 0) || o.case_timeout_s > 3600)
-    throw UsageError("--case-timeout must be more than 0 and at most 3600 seconds");
+  check_grade_values(o, hint_->count() > 0);
   validate(o);
   return o;
+}
+
+std::optional<Backend> parse_backend(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  if (text == "gpu") return Backend::gpu;
+  if (text == "sim") return Backend::sim;
+  throw UsageError("--backend must be gpu or sim (got '" + text + "')");
+}
+
+void check_grade_values(const RunOptions& o, bool hint_given) {
+  if (hint_given && o.hint == 0) throw UsageError("--hint counts from 1 (got 0)");
+  if (!(o.case_timeout_s > 0) || o.case_timeout_s > 3600)
+    throw UsageError("--case-timeout must be more than 0 and at most 3600 seconds");
 }
 
 bool parse_command_line(CLI::App& app, int argc, const char* const* argv) {

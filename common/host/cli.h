@@ -54,6 +54,12 @@ std::optional<std::uint64_t> parse_size(std::string_view text);
 // Checks the values CLI11 cannot: block a power of two in [32, 1024], reps >= 1.
 void validate(const RunOptions& o);
 
+// --backend's value: "gpu" or "sim"; empty keeps the default (the GPU when one is visible).
+std::optional<Backend> parse_backend(const std::string& text);
+
+// --hint and --case-timeout's ranges; hint_given: --hint was on the command line (--hint 0 is an error).
+void check_grade_values(const RunOptions& o, bool hint_given);
+
 // Adds the shared options to a CLI11 app (or subcommand) and turns what was given into RunOptions.
 class RunOptionParser {
  public:

@@ -114,9 +114,7 @@ GradeOptions::GradeOptions(CLI::App& app, RunOptions& o) : o_(o) {
 }
 
 bool GradeOptions::hint_asked(int number) const {
-  if (hint_->count() > 0 && o_.hint == 0) throw UsageError("--hint counts from 1 (got 0)");
-  if (!(o_.case_timeout_s > 0) || o_.case_timeout_s > 3600)
-    throw UsageError("--case-timeout must be more than 0 and at most 3600 seconds");
+  check_grade_values(o_, hint_->count() > 0);
   if (o_.hint == 0) return false;
   print_hint(std::cout, number, o_.hint);
   return true;

@@ -14,7 +14,6 @@
 #include "common/host/cli.h"
 #include "common/host/grade_main.h"
 #include "common/host/harness.h"
-#include "common/host/hints.h"
 #include "common/host/results.h"
 #include "common/host/table.h"
 #include "common/host/watchdog.h"
@@ -119,22 +118,10 @@ int run(int argc, char** argv) {
   app.add_option("--json", json_path, "write the table to this file (schema reducelab.ops)");
   app.add_flag("--check-only", check_only, "verify, don't time");
   RunOptions o;
-  app.add_flag("--grade", o.grade, "grade this build's kernel on every operator x type x graded case; stop at the first failure");
-  CLI::Option* hint = app.add_option("--hint", o.hint, "print graded hint 1, 2 or 3 of the lesson's exercise");
-  app.add_option("--case-timeout", o.case_timeout_s, "--grade: seconds without progress that count as a hang")
-      ->capture_default_str();
+  const GradeOptions grading(app, o);
   if (!parse_command_line(app, argc, argv)) return exit_ok;
-
-  if (hint->count() > 0 && o.hint == 0) throw UsageError("--hint counts from 1 (got 0)");
-  if (!(o.case_timeout_s > 0) || o.case_timeout_s > 3600)
-    throw UsageError("--case-timeout must be more than 0 and at most 3600 seconds");
-  if (o.hint) {
-    print_hint(std::cout, 13, o.hint);
-    return exit_ok;
-  }
-  if (backend_text == "gpu") o.backend = Backend::gpu;
-  else if (backend_text == "sim") o.backend = Backend::sim;
-  else if (!backend_text.empty()) throw UsageError("--backend: expected gpu or sim, got '" + backend_text + "'");
+  if (grading.hint_asked(13)) return exit_ok;
+  o.backend = parse_backend(backend_text);
   if (o.grade) return grade(argv[0], o);
   const auto ops = parse_list<ReduceOp>(ops_text, parse_op, "ops");
   const auto types = parse_list<DType>(types_text, parse_dtype, "types");

@@ -135,9 +135,7 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
   if (!parse_command_line(app, argc, argv)) return exit_ok;
   if (grading.hint_asked(std::stoi(lesson.program.substr(0, 2)))) return exit_ok;
 
-  if (backend_text == "gpu") o.backend = Backend::gpu;
-  else if (backend_text == "sim") o.backend = Backend::sim;
-  else if (!backend_text.empty()) throw UsageError("--backend: expected gpu or sim, got '" + backend_text + "'");
+  o.backend = parse_backend(backend_text);
   if (o.grade) return grade(argv[0], o, lesson);
   const auto types = parse_list<DType>(types_text, parse_dtype, "types");
   std::vector<ReduceOp> ops;

@@ -156,9 +156,7 @@ int run(int argc, char** argv) {
   if (!parse_command_line(app, argc, argv)) return exit_ok;
   if (grading.hint_asked(16)) return exit_ok;
 
-  if (backend_text == "gpu") o.backend = Backend::gpu;
-  else if (backend_text == "sim") o.backend = Backend::sim;
-  else if (!backend_text.empty()) throw UsageError("--backend: expected gpu or sim, got '" + backend_text + "'");
+  o.backend = parse_backend(backend_text);
   if (o.grade) return grade(argv[0], o);
   const auto ops = parse_names<ReduceOp>(ops_text, parse_op, "ops");
   const auto types = parse_names<DType>(types_text, parse_dtype, "types");
