@@ -15,7 +15,10 @@ namespace {
 template <class V>
 std::string joined(const std::vector<V>& v, const char* sep) {
   std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + std::to_string(v[i]);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) s += sep;
+    s += std::to_string(v[i]);
+  }
   return s;
 }
 
@@ -57,8 +60,10 @@ AxesLayout random_layout(std::mt19937_64& rng, unsigned most_rank, std::uint64_t
 
 std::string merged_text(const AxesPlan& p) {
   std::string s;
-  for (const MergedAxis& a : p.axes)
-    s += (s.empty() ? "" : " ") + std::to_string(a.size) + (a.reduced ? "R/" : "K/") + std::to_string(a.stride);
+  for (const MergedAxis& a : p.axes) {  // appended piece by piece: GCC 12's -Wrestrict misfires on "" + string
+    if (!s.empty()) s += ' ';
+    s += std::to_string(a.size) + (a.reduced ? "R/" : "K/") + std::to_string(a.stride);
+  }
   return s;
 }
 
