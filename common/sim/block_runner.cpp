@@ -1,6 +1,7 @@
 #include "common/sim/block_runner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <functional>
@@ -37,9 +38,20 @@ bool is_shuffle(WarpOp op) {
     return op == WarpOp::shfl_idx || op == WarpOp::shfl_up || op == WarpOp::shfl_down || op == WarpOp::shfl_xor;
 }
 
+// Set by a trace recorder between launches, read by the blocks of a launch: an atomic, so host
+// threads that start later blocks see the value set before the launch.
+std::atomic<SyncObserver> sync_observer{nullptr};
+
 }  // namespace
 
 BlockRunner* BlockRunner::current() noexcept { return t_current; }
+
+void BlockRunner::report_sync(unsigned warp, unsigned warp_mask, const std::source_location& loc) const {
+    const SyncObserver observe = sync_observer.load(std::memory_order_acquire);
+    if (!observe) return;
+    const unsigned block = block_.x + config_.grid.x * (block_.y + config_.grid.y * block_.z);
+    observe(SyncEvent{block, warp, warp_mask, static_cast<unsigned>(loc.line())});
+}
 
 BlockRunner::BlockRunner(const LaunchConfig& config, StackPool& stacks) : config_(config), stacks_(stacks) {
     n_ = config.block.x * config.block.y * config.block.z;
@@ -239,6 +251,7 @@ int BlockRunner::barrier(BarrierOp op, int predicate, const std::source_location
         }
         barrier_count_ = 0;
         barrier_true_ = 0;
+        report_sync(0, 0, loc);
     }
     yield();
     return static_cast<int>(t.result);
@@ -339,6 +352,7 @@ void BlockRunner::complete_warp_group(unsigned warp, unsigned mask) {
             break;
         case WarpOp::syncwarp:
             for_lanes(mask, [&](unsigned l) { threads_[base + l].result = 0; });
+            report_sync(warp, mask, threads_[base + static_cast<unsigned>(std::countr_zero(mask))].loc);
             break;
     }
     for_lanes(mask, [&](unsigned l) {
@@ -419,3 +433,9 @@ std::exception_ptr BlockRunner::deadlock_report() const {
 }
 
 }  // namespace rl::sim::detail
+
+namespace rl::sim {
+void set_sync_observer(SyncObserver observer) {
+    detail::sync_observer.store(observer, std::memory_order_release);
+}
+}  // namespace rl::sim

@@ -11,7 +11,7 @@
 //   half_types.h    __half __nv_bfloat16 (storage) __half2float __float2half_rn __bfloat162float ...
 //   errors.h        rl::sim::KernelError rl::sim::kernel_error
 //   options.h       rl::sim::Schedule rl::sim::Options set_options options
-//   launch.h        rl::sim::launch rl::dynamic_shared<T>
+//   kernel_launch.h rl::sim::launch rl::dynamic_shared<T>
 #pragma once
 
 #include "common/sim/qualifiers.h"
@@ -24,4 +24,4 @@
 #include "common/sim/half_types.h"
 #include "common/sim/errors.h"
 #include "common/sim/options.h"
-#include "common/sim/launch.h"
+#include "common/sim/kernel_launch.h"

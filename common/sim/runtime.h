@@ -18,6 +18,20 @@ std::size_t dynamic_shared_bytes();
 // nothing. Returns false on a host thread that is not running a block.
 bool describe_fault(const void* address, char* buf, std::size_t size) noexcept;
 
+// What a trace recorder hears of synchronisation (common/device/traced.h records it as barrier
+// events): called on the host thread that runs the block, once every thread of the block has passed
+// a __syncthreads (warp_mask 0), or once the lanes in warp_mask of warp `warp` have passed a
+// __syncwarp. `block` is the linear block index, `line` the line of the call.
+struct SyncEvent {
+    unsigned block = 0;
+    unsigned warp = 0;
+    unsigned warp_mask = 0;
+    unsigned line = 0;
+};
+using SyncObserver = void (*)(const SyncEvent&);
+// Null stops the reports. Set it only while no launch runs.
+void set_sync_observer(SyncObserver observer);
+
 namespace detail {
 
 enum class BarrierOp : unsigned char { plain, count, all, any };
