@@ -1,23 +1,27 @@
 #pragma once
-// Lessons whose kernels take the block size as a template parameter: the run-time block size picks
-// the instantiation. Lesson declares `template <unsigned Block, class Trace> static constexpr Kernel kernel`.
+// Plans whose kernels take the block size as a template parameter (lessons 06-11): the run-time
+// block size picks the instantiation. In a plan:
+//     with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) { launch(..., kernel<Block, Trace>, ...); });
+#include <type_traits>
+
 #include "common/cuda_compat.h"
 
 namespace rl {
-inline namespace RL_BACKEND_NS {
 
-// Extra are the kernel's further template arguments (its trace policy).
-template <class Lesson, class... Extra>
-constexpr auto kernel_for_block(unsigned block) {
+template <unsigned Block>
+using BlockSize = std::integral_constant<unsigned, Block>;
+
+// Calls f(BlockSize<block>{}) for the block sizes the command line admits: powers of two in [32, 1024].
+template <class F>
+decltype(auto) with_block_size(unsigned block, F&& f) {
   switch (block) {
-    case 32: return Lesson::template kernel<32, Extra...>;
-    case 64: return Lesson::template kernel<64, Extra...>;
-    case 128: return Lesson::template kernel<128, Extra...>;
-    case 256: return Lesson::template kernel<256, Extra...>;
-    case 512: return Lesson::template kernel<512, Extra...>;
-    default: return Lesson::template kernel<1024, Extra...>;  // the CLI admits only powers of two in [32, 1024]
+    case 32: return f(BlockSize<32>{});
+    case 64: return f(BlockSize<64>{});
+    case 128: return f(BlockSize<128>{});
+    case 256: return f(BlockSize<256>{});
+    case 512: return f(BlockSize<512>{});
+    default: return f(BlockSize<1024>{});
   }
 }
 
-}  // namespace RL_BACKEND_NS
 }  // namespace rl

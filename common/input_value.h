@@ -1,6 +1,6 @@
 #pragma once
 // The input formula itself, callable from host code and from device code: the GPU can make the
-// same values the host would (common/gpu/generate.cuh), so a large input never crosses PCIe and the
+// same values the host would (common/backends/gpu/generate.cuh), so a large input never crosses PCIe and the
 // CPU reference can still be computed from the same formula. common/host/input.h wraps it.
 #include <cstdint>
 

@@ -1,17 +1,30 @@
 #pragma once
-// One way to launch a kernel from a lesson's host code, whichever backend compiles it: nvcc gets a
-// real <<<grid, block, smem, stream>>> launch with its error checked; g++ gets the simulator.
+// One way to launch a kernel from a lesson's plan, whichever backend compiles it: nvcc gets a real
+// <<<grid, block, smem, stream>>> launch with its error checked; g++ gets the simulator, which cannot
+// parse <<<>>>. So a plan writes
+//     launch("name", kernel, grid, block, smem, stream, args...);
+// for what CUDA spells kernel<<<grid, block, smem, stream>>>(args...).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
 #include "common/cuda_compat.h"
 #include "common/host/launch_observer.h"
+#include "common/host/plan.h"
 #if defined(__CUDACC__)
-#include "common/gpu/check.h"
+#include "common/backends/gpu/check.h"
 #endif
 
 namespace rl {
+
+// The backend this translation unit is compiled for: what a plan.cu's lesson_plans<N, this_backend>
+// defines.
+#if defined(__CUDACC__)
+inline constexpr Backend this_backend = Backend::gpu;
+#else
+inline constexpr Backend this_backend = Backend::sim;
+#endif
+
 inline namespace RL_BACKEND_NS {
 
 template <class... Params, class... Args>

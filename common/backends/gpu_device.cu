@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/gpu/check.h"
-#include "common/gpu/streaming_ceiling.cuh"
+#include "common/backends/gpu/check.h"
+#include "common/backends/gpu/streaming_ceiling.cuh"
 #include "common/host/device.h"
 
 namespace rl {
@@ -125,13 +125,13 @@ class GpuDevice final : public Device {
     return std::clamp<std::size_t>(3 * shape_.l2_bytes / bytes + 1, 1, 1u << 16);
   }
 
-  Timing time(const std::function<void(std::size_t)>& body, std::size_t copies, const TimingPlan& plan) override {
+  Timing time(const std::function<void(std::size_t)>& body, std::size_t copies, const Sampling& sampling) override {
     EventPair ev;
     std::size_t next = 0;
     auto run = [&](unsigned calls) {
       for (unsigned c = 0; c < calls; ++c) body(next++ % copies);
     };
-    run(std::max(1u, plan.warmup));
+    run(std::max(1u, sampling.warmup));
     synchronize();
     // One call's time decides how many back-to-back calls make a sample long enough for events.
     RL_CUDA_CHECK(cudaEventRecord(ev.start, stream_));
@@ -140,9 +140,9 @@ class GpuDevice final : public Device {
     RL_CUDA_CHECK(cudaEventSynchronize(ev.stop));
     float one = 0.0f;
     RL_CUDA_CHECK(cudaEventElapsedTime(&one, ev.start, ev.stop));
-    const auto calls = static_cast<unsigned>(std::clamp(plan.min_sample_ms / std::max(one, 1e-4f), 1.0, 4096.0));
+    const auto calls = static_cast<unsigned>(std::clamp(sampling.min_sample_ms / std::max(one, 1e-4f), 1.0, 4096.0));
     std::vector<double> per_call;
-    for (unsigned s = 0; s < std::max(1u, plan.samples); ++s) {
+    for (unsigned s = 0; s < std::max(1u, sampling.samples); ++s) {
       // A lead-in call, untimed, keeps the GPU busy while the host queues the start event and the
       // timed calls: the window opens when the lead-in ends, with the next call already waiting, so
       // it holds device time only and not the host's launch latency (several microseconds, which a
@@ -160,7 +160,7 @@ class GpuDevice final : public Device {
   }
 
   std::optional<Ceiling> ceiling(const float* const* copies, std::size_t n_copies, std::uint64_t n,
-                                 const TimingPlan& plan) override {
+                                 const Sampling& sampling) override {
     // The ceiling is the best of two shapes, each a full GPU of resident blocks: 1024-thread blocks
     // read fastest at large sizes, 256-thread blocks at small ones (measured on the H100).
     Ceiling c;
@@ -172,7 +172,7 @@ class GpuDevice final : public Device {
             gpu::stream_read<<<grid, block, 0, stream_>>>(copies[k], n, sink_);
             check_launch("stream_read");
           },
-          n_copies, plan);
+          n_copies, sampling);
       if (c.read.ms.count == 0 || t.ms.median < c.read.ms.median) c.read = t, c.read_block = block;
     }
     const double bytes = static_cast<double>(n) * sizeof(float);
@@ -185,7 +185,7 @@ class GpuDevice final : public Device {
           [&](std::size_t k) {
             RL_CUDA_CHECK(cudaMemcpyAsync(dst, copies[k], n * sizeof(float), cudaMemcpyDeviceToDevice, stream_));
           },
-          n_copies, plan);
+          n_copies, sampling);
       release(dst);
       c.copy_gbps = 2.0 * bytes / (t.ms.median * 1e6);
     }
@@ -193,7 +193,7 @@ class GpuDevice final : public Device {
   }
 
   std::optional<Timing> cub_sum(const float* const* copies, std::size_t n_copies, std::uint64_t n,
-                                const TimingPlan& plan, float* result) override {
+                                const Sampling& sampling, float* result) override {
     const auto items = static_cast<std::int64_t>(n);
     std::size_t temp_bytes = 0;
     RL_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, copies[0], result, items, stream_));
@@ -207,7 +207,7 @@ class GpuDevice final : public Device {
           std::size_t bytes = cub_temp_bytes_;
           RL_CUDA_CHECK(cub::DeviceReduce::Sum(cub_temp_, bytes, copies[k], result, items, stream_));
         },
-        n_copies, plan);
+        n_copies, sampling);
   }
 
  private:

@@ -45,19 +45,19 @@ class SimDevice final : public Device {
   void* stream() override { return nullptr; }
   std::size_t rotation_copies(std::size_t) const override { return 1; }
 
-  Timing time(const std::function<void(std::size_t)>& body, std::size_t, const TimingPlan& plan) override {
+  Timing time(const std::function<void(std::size_t)>& body, std::size_t, const Sampling& sampling) override {
     std::vector<double> ms;
-    for (unsigned s = 0; s < std::max(1u, plan.samples); ++s) {
+    for (unsigned s = 0; s < std::max(1u, sampling.samples); ++s) {
       const auto t0 = std::chrono::steady_clock::now();
       body(0);
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     return {summarize(std::move(ms)), 1, true};
   }
-  std::optional<Ceiling> ceiling(const float* const*, std::size_t, std::uint64_t, const TimingPlan&) override {
+  std::optional<Ceiling> ceiling(const float* const*, std::size_t, std::uint64_t, const Sampling&) override {
     return std::nullopt;
   }
-  std::optional<Timing> cub_sum(const float* const*, std::size_t, std::uint64_t, const TimingPlan&, float*) override {
+  std::optional<Timing> cub_sum(const float* const*, std::size_t, std::uint64_t, const Sampling&, float*) override {
     return std::nullopt;
   }
 };

@@ -1,17 +1,21 @@
-# reducelab_add_lesson(NUMBER 3 SLUG sequential_addressing HEADER sequential_addressing.cuh
-#                      TYPES rl::SequentialAddressing [rl::Variant ...])
-# Compiles the lesson's kernel header twice, once by nvcc for the GPU (when there is one) and once by
-# g++ for the simulator, each into an object library that registers its reducers; links both into the
-# lesson's executable, and records them so the runner and the tests can link every lesson.
+# How a lesson is built: which file is its kernel in this build, and the lesson's plan.cu compiled
+# once per backend.
+#
+# One mechanism says which kernel file a build compiled, for every lesson (01-17): the lesson's code
+# includes its kernel by its path in the tree ("lessons/03_sequential_addressing/sequential_addressing.cuh").
+# In student mode (lessons/grade.sh, preset "student") the lesson's objects get an include folder
+# placed before the tree, holding a one-line header of that path which includes the exercise, or a
+# student's file of that name; and RL_KERNEL_SOURCE names the file compiled (common/kernel_source.h).
 set_property(GLOBAL PROPERTY REDUCELAB_LESSON_OBJECTS "")
 
-# Which file is lesson NN's kernel in this build: the solution; in student mode the exercise beside
-# it, or the student's own file of that name when REDUCELAB_SUBMISSION holds one. Sets ${out} to its
-# path and ${out}_source to the name --grade and traces show (relative where it is in the tree).
-function(reducelab_lesson_header out header nn)
-  set(chosen "${CMAKE_CURRENT_SOURCE_DIR}/${header}")
+# Which file is lesson NN's kernel `kernel` (a name in the lesson's folder) in this build: the
+# solution; in student mode the exercise beside it, or the student's own file of that name when
+# REDUCELAB_SUBMISSION holds one. Sets ${out} to its absolute path and ${out}_source to the name
+# --grade, traces and the grader show (relative to the tree where it lies inside it).
+function(reducelab_lesson_kernel out kernel nn)
+  set(chosen "${CMAKE_CURRENT_SOURCE_DIR}/${kernel}")
   if(REDUCELAB_STUDENT)
-    set(chosen "${CMAKE_CURRENT_SOURCE_DIR}/exercise/${header}")
+    set(chosen "${CMAKE_CURRENT_SOURCE_DIR}/exercise/${kernel}")
     if(NOT EXISTS "${chosen}")
       message(FATAL_ERROR "Student mode: lesson ${nn} has no exercise (${chosen})")
     endif()
@@ -19,15 +23,13 @@ function(reducelab_lesson_header out header nn)
       if(NOT IS_DIRECTORY "${REDUCELAB_SUBMISSION}")
         message(FATAL_ERROR "REDUCELAB_SUBMISSION is not a folder: ${REDUCELAB_SUBMISSION}")
       endif()
-      file(GLOB_RECURSE found "${REDUCELAB_SUBMISSION}/${header}")
+      file(GLOB_RECURSE found "${REDUCELAB_SUBMISSION}/${kernel}")
       list(LENGTH found count)
       if(count GREATER 1)
-        message(WARNING "Lesson ${nn}: ${count} files named ${header} in ${REDUCELAB_SUBMISSION}; grading the first")
+        message(WARNING "Lesson ${nn}: ${count} files named ${kernel} in ${REDUCELAB_SUBMISSION}; grading the first")
       endif()
       if(count GREATER 0)
         list(GET found 0 chosen)
-      else()
-        message(STATUS "Lesson ${nn}: no ${header} submitted; the untouched exercise is graded")
       endif()
     endif()
   endif()
@@ -35,57 +37,65 @@ function(reducelab_lesson_header out header nn)
   if(source MATCHES "^\\.\\./")
     set(source "${chosen}")
   endif()
+  if(REDUCELAB_STUDENT)
+    message(STATUS "Lesson ${nn}: kernel ${kernel} from ${source}")
+  endif()
   set(${out} "${chosen}" PARENT_SCOPE)
   set(${out}_source "${source}" PARENT_SCOPE)
 endfunction()
 
-# Lessons 13-15 keep their kernels behind a typed dispatch (NAME_dispatch.h) that includes the
-# kernel header named by the macro DEFINE. The exercise must compile for the GPU too, though only a
-# student build links it: nvcc compiles SOURCE with DEFINE pointing at the exercise (one real
-# architecture, to keep the build short), so a broken exercise fails the build.
-function(reducelab_exercise_gpu_object target source define header)
-  if(REDUCELAB_HAVE_CUDA AND REDUCELAB_EXERCISES_NVCC AND NOT REDUCELAB_STUDENT)
-    add_library(${target} OBJECT ${source})
-    target_link_libraries(${target} PRIVATE reducelab_harness reducelab_warnings)
-    target_compile_definitions(${target} PRIVATE ${define}="${CMAKE_CURRENT_SOURCE_DIR}/exercise/${header}")
-    set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES 90-real)
+# Points `target` at kernel file `chosen` in place of the lesson's own `kernel`, for the code that
+# includes "lessons/<folder>/<kernel>": a forwarding header in a folder of its own, searched first.
+# Also defines RL_KERNEL_SOURCE (`source`) for the target. Nothing is forwarded for the solution.
+function(reducelab_use_kernel target kernel chosen source)
+  target_compile_definitions(${target} PRIVATE RL_KERNEL_SOURCE="${source}")
+  get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  if(NOT chosen STREQUAL "${CMAKE_CURRENT_SOURCE_DIR}/${kernel}")
+    set(dir "${CMAKE_CURRENT_BINARY_DIR}/${target}_kernel")
+    file(WRITE "${dir}/lessons/${folder}/${kernel}.tmp"
+         "// Generated by CMake (common/cmake/ReduceLabLesson.cmake): this build compiles ${source}\n"
+         "// in place of lessons/${folder}/${kernel}.\n#include \"${chosen}\"\n")
+    file(COPY_FILE "${dir}/lessons/${folder}/${kernel}.tmp" "${dir}/lessons/${folder}/${kernel}" ONLY_IF_DIFFERENT)
+    target_include_directories(${target} BEFORE PRIVATE "${dir}")
   endif()
 endfunction()
 
+# reducelab_add_lesson(NUMBER 3 SLUG sequential_addressing KERNEL sequential_addressing.cuh)
+# Lessons 01-12: compiles the lesson's plan.cu twice, by nvcc for the GPU (where CUDA is found) and
+# by g++ for the simulator, each into an object library; links both into the executable NN_slug with
+# main.cpp, and records them so that the runner and the tests can link every lesson.
 function(reducelab_add_lesson)
-  cmake_parse_arguments(L "" "NUMBER;SLUG;HEADER" "TYPES" ${ARGN})
+  cmake_parse_arguments(L "" "NUMBER;SLUG;KERNEL" "" ${ARGN})
   math(EXPR tens "${L_NUMBER} / 10")
   math(EXPR ones "${L_NUMBER} % 10")
   set(nn "${tens}${ones}")
-  reducelab_lesson_header(header "${L_HEADER}" "${nn}")
-  set(RL_HEADER "${header}")
-  set(source "${header_source}")  # the harness names the compiled file in --grade and in traces
-  list(JOIN L_TYPES ", " RL_TYPES)
+  reducelab_lesson_kernel(kernel "${L_KERNEL}" "${nn}")
 
-  set(RL_BACKEND sim)
-  configure_file(${PROJECT_SOURCE_DIR}/common/cmake/lesson_backend.in ${CMAKE_CURRENT_BINARY_DIR}/lesson${nn}_sim.cpp @ONLY)
-  add_library(lesson${nn}_sim OBJECT ${CMAKE_CURRENT_BINARY_DIR}/lesson${nn}_sim.cpp)
+  # The simulator's copy: g++ compiles plan.cu as C++ through a one-line file that includes it.
+  set(sim_tu "${CMAKE_CURRENT_BINARY_DIR}/lesson${nn}_plan_sim.cpp")
+  file(WRITE "${sim_tu}.tmp" "// Generated by CMake: lesson ${nn}'s plan, compiled by g++ for the simulator.\n"
+                             "#include \"${CMAKE_CURRENT_SOURCE_DIR}/plan.cu\"\n")
+  file(COPY_FILE "${sim_tu}.tmp" "${sim_tu}" ONLY_IF_DIFFERENT)
+  add_library(lesson${nn}_sim OBJECT "${sim_tu}")
   target_link_libraries(lesson${nn}_sim PUBLIC reducelab_harness PRIVATE reducelab_warnings)
-  target_compile_definitions(lesson${nn}_sim PRIVATE RL_KERNEL_SOURCE="${source}")
+  reducelab_use_kernel(lesson${nn}_sim "${L_KERNEL}" "${kernel}" "${kernel_source}")
   set(objects lesson${nn}_sim)
 
   if(REDUCELAB_HAVE_CUDA)
-    set(RL_BACKEND gpu)
-    configure_file(${PROJECT_SOURCE_DIR}/common/cmake/lesson_backend.in ${CMAKE_CURRENT_BINARY_DIR}/lesson${nn}_gpu.cu @ONLY)
-    add_library(lesson${nn}_gpu OBJECT ${CMAKE_CURRENT_BINARY_DIR}/lesson${nn}_gpu.cu)
+    add_library(lesson${nn}_gpu OBJECT plan.cu)
     target_link_libraries(lesson${nn}_gpu PUBLIC reducelab_harness PRIVATE reducelab_warnings)
-    target_compile_definitions(lesson${nn}_gpu PRIVATE RL_KERNEL_SOURCE="${source}")
+    reducelab_use_kernel(lesson${nn}_gpu "${L_KERNEL}" "${kernel}" "${kernel_source}")
     list(APPEND objects lesson${nn}_gpu)
   endif()
 
   # The exercise must compile for the GPU too, though only a student build links it: nvcc compiles
   # it here (one real architecture, to keep the build short), so a broken exercise fails the build.
-  if(REDUCELAB_HAVE_CUDA AND REDUCELAB_EXERCISES_NVCC AND NOT REDUCELAB_STUDENT AND EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/exercise/${L_HEADER}")
-    set(RL_BACKEND gpu)
-    set(RL_HEADER "${CMAKE_CURRENT_SOURCE_DIR}/exercise/${L_HEADER}")
-    configure_file(${PROJECT_SOURCE_DIR}/common/cmake/lesson_backend.in ${CMAKE_CURRENT_BINARY_DIR}/lesson${nn}_exercise_gpu.cu @ONLY)
-    add_library(lesson${nn}_exercise_gpu OBJECT ${CMAKE_CURRENT_BINARY_DIR}/lesson${nn}_exercise_gpu.cu)
+  if(REDUCELAB_HAVE_CUDA AND REDUCELAB_EXERCISES_NVCC AND NOT REDUCELAB_STUDENT
+     AND EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/exercise/${L_KERNEL}")
+    add_library(lesson${nn}_exercise_gpu OBJECT plan.cu)
     target_link_libraries(lesson${nn}_exercise_gpu PRIVATE reducelab_harness reducelab_warnings)
+    reducelab_use_kernel(lesson${nn}_exercise_gpu "${L_KERNEL}" "${CMAKE_CURRENT_SOURCE_DIR}/exercise/${L_KERNEL}"
+                         "lessons/${nn}_${L_SLUG}/exercise/${L_KERNEL}")
     set_target_properties(lesson${nn}_exercise_gpu PROPERTIES CUDA_ARCHITECTURES 90-real)
   endif()
 
@@ -93,4 +103,19 @@ function(reducelab_add_lesson)
   target_link_libraries(${nn}_${L_SLUG} PRIVATE ${objects} reducelab_harness reducelab_warnings)
   set_target_properties(${nn}_${L_SLUG} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
   set_property(GLOBAL APPEND PROPERTY REDUCELAB_LESSON_OBJECTS ${objects})
+endfunction()
+
+# Transitional, for lessons 13-16 until they use reducelab_use_kernel.
+function(reducelab_lesson_header out header nn)
+  reducelab_lesson_kernel(chosen "${header}" "${nn}")
+  set(${out} "${chosen}" PARENT_SCOPE)
+  set(${out}_source "${chosen_source}" PARENT_SCOPE)
+endfunction()
+function(reducelab_exercise_gpu_object target source define header)
+  if(REDUCELAB_HAVE_CUDA AND REDUCELAB_EXERCISES_NVCC AND NOT REDUCELAB_STUDENT)
+    add_library(${target} OBJECT ${source})
+    target_link_libraries(${target} PRIVATE reducelab_harness reducelab_warnings)
+    target_compile_definitions(${target} PRIVATE ${define}="${CMAKE_CURRENT_SOURCE_DIR}/exercise/${header}")
+    set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES 90-real)
+  endif()
 endfunction()

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "common/host/input.h"
-#include "common/host/reducer.h"
+#include "common/host/plan.h"
 
 // Declared, not included: most files that include this one need RunOptions or UsageError only, and
 // <CLI/CLI.hpp> costs seconds of compile time each. The files that build a command line include it.

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>  // describe() returns one; its callers and definitions include json.hpp
 
-#include "common/host/reducer.h"
+#include "common/host/plan.h"
 #include "common/host/stats.h"
 
 namespace rl {
@@ -22,7 +22,7 @@ struct OutOfDeviceMemory : std::runtime_error {
 // Threads per block of the streaming-read ceiling kernel: both are timed, the faster counts.
 inline constexpr unsigned stream_read_blocks[] = {256, 1024};
 
-struct TimingPlan {
+struct Sampling {
   unsigned samples = 20;          // timed samples; the median is reported
   double min_sample_ms = 0.2;     // a sample repeats the work back to back until it lasts this long
   unsigned warmup = 3;
@@ -57,7 +57,7 @@ class Device {
   virtual std::size_t rotation_copies(std::size_t bytes) const = 0;
   // Times body(copy) with copy cycling over [0, copies), per the plan.
   virtual Timing time(const std::function<void(std::size_t copy)>& body, std::size_t copies,
-                      const TimingPlan& plan) = 0;
+                      const Sampling& sampling) = 0;
 
   // The streaming ceiling: a read-only kernel over `n` floats, and a device-to-device copy of them,
   // each timed like a lesson. Empty on the simulator.
@@ -68,10 +68,10 @@ class Device {
     unsigned read_block = 0;  // the block size of the faster read
   };
   virtual std::optional<Ceiling> ceiling(const float* const* copies, std::size_t n_copies, std::uint64_t n,
-                                         const TimingPlan& plan) = 0;
+                                         const Sampling& sampling) = 0;
   // CUB's DeviceReduce::Sum on the same data, the reference every rung is compared with. Empty on the simulator.
   virtual std::optional<Timing> cub_sum(const float* const* copies, std::size_t n_copies, std::uint64_t n,
-                                        const TimingPlan& plan, float* result) = 0;
+                                        const Sampling& plan, float* result) = 0;
 };
 
 // RAII ownership of one device allocation.

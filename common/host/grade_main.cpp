@@ -36,9 +36,9 @@ Said read_lines(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-int grade_lesson(std::ostream& out, const std::string& program_path, int number, const std::vector<Reducer>& mine,
+int grade_lesson(std::ostream& out, const std::string& program_path, int number, const std::vector<Plan>& mine,
                  const RunOptions& options) {
-  const Reducer& own = mine.front();
+  const Plan& own = mine.front();
   return grade_in_child(
       out, program_path, number, std::string(own.slug), std::string(own.source), options.case_timeout_s,
       [&](const Reporter& reporter) {
@@ -46,13 +46,13 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
         auto device = open_device(options, banner);
         reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
         bool any = false;
-        for (const Reducer& r : mine) any = any || r.backend == device->backend();
+        for (const Plan& r : mine) any = any || r.backend == device->backend();
         if (!any) {
           reporter.say("skip this lesson calls NVIDIA's compiled libraries: it has no " +
                        std::string(to_string(device->backend())) + " version to grade");
           return exit_skipped;
         }
-        const Grade g = grade_reducers(*device, mine, options, [&](const std::string& c) { reporter.say("case " + c); });
+        const Grade g = grade_plans(*device, mine, options, [&](const std::string& c) { reporter.say("case " + c); });
         reporter.say(g.passed ? "pass " + std::to_string(g.cases_run) + " cases" : "fail " + g.failure);
         return g.passed ? exit_ok : exit_failed;
       });

@@ -13,14 +13,14 @@
 
 #include "common/host/cli.h"
 #include "common/host/device.h"
-#include "common/host/reducer.h"
+#include "common/host/plan.h"
 
 namespace rl {
 
 // Exit codes: 0 passed, 1 failed (wrong, hung or crashed), 77 nothing to grade on this backend.
 inline constexpr int exit_skipped = 77;
 
-int grade_lesson(std::ostream& out, const std::string& program_path, int number, const std::vector<Reducer>& mine,
+int grade_lesson(std::ostream& out, const std::string& program_path, int number, const std::vector<Plan>& mine,
                  const RunOptions& options);
 
 class Reporter;

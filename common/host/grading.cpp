@@ -35,7 +35,7 @@ std::string describe(const GradeCase& c) {
          std::string(to_string(c.distribution));
 }
 
-CaseResult run_graded_case(Device& device, const Reducer& r, const GradeCase& c) {
+CaseResult run_graded_case(Device& device, const Plan& r, const GradeCase& c) {
   RunOptions o;
   o.seed = c.seed;
   o.distribution = c.distribution;
@@ -60,12 +60,12 @@ std::optional<std::string> failure_of(const CaseResult& r, const GradeCase& c) {
 
 namespace {
 
-std::string label(const Reducer& r, const GradeCase& c) {
+std::string label(const Plan& r, const GradeCase& c) {
   return (r.variant.empty() ? "" : "variant " + std::string(r.variant) + " ") + describe(c);
 }
 
 // Runs the cases until one fails; returns that failure (or nullopt) and counts the cases run.
-std::optional<std::string> first_failure(Device& device, const Reducer& r, const std::vector<GradeCase>& cases,
+std::optional<std::string> first_failure(Device& device, const Plan& r, const std::vector<GradeCase>& cases,
                                          std::size_t& count, const std::function<void(const std::string&)>& progress) {
   for (const GradeCase& c : cases) {
     progress(label(r, c));
@@ -81,11 +81,11 @@ std::optional<std::string> first_failure(Device& device, const Reducer& r, const
 
 }  // namespace
 
-Grade grade_reducers(Device& device, const std::vector<Reducer>& reducers, const RunOptions& options,
+Grade grade_plans(Device& device, const std::vector<Plan>& plans, const RunOptions& options,
                      const std::function<void(const std::string&)>& progress) {
   Grade g;
   const auto cases = graded_cases(device.backend() == Backend::gpu);
-  for (const Reducer& r : reducers) {
+  for (const Plan& r : plans) {
     if (r.backend != device.backend()) continue;
     if (auto why = first_failure(device, r, cases, g.cases_run, progress)) {
       g.failure = *why;
@@ -102,7 +102,7 @@ Grade grade_reducers(Device& device, const std::vector<Reducer>& reducers, const
       RunOptions o = options;
       o.schedule = s;
       apply_simulator_options(o);
-      for (const Reducer& r : reducers) {
+      for (const Plan& r : plans) {
         if (r.backend != device.backend()) continue;
         if (auto why = first_failure(device, r, small, g.cases_run, progress)) {
           g.failure = std::string("right in lane order, wrong when the threads run in ") +

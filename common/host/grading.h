@@ -34,8 +34,8 @@ std::vector<GradeCase> graded_cases(bool huge);
 // "n=257 block=256 seed=1 uniform"
 std::string describe(const GradeCase& c);
 
-// Runs one case of reducer r (a fresh input of the case's seed and distribution).
-CaseResult run_graded_case(Device& device, const Reducer& r, const GradeCase& c);
+// Runs one case of plan r (a fresh input of the case's seed and distribution).
+CaseResult run_graded_case(Device& device, const Plan& r, const GradeCase& c);
 
 // Why a result fails its case, in one line; nullopt when it passes.
 std::optional<std::string> failure_of(const CaseResult& r, const GradeCase& c);
@@ -51,7 +51,7 @@ struct Grade {
 // Kernel errors the simulator throws (a barrier not reached, a bad mask) become the failure line.
 // On the simulator, a kernel that passes is run again under the other two schedules: a result that
 // changes with the order of the threads is a race.
-Grade grade_reducers(Device& device, const std::vector<Reducer>& reducers, const RunOptions& options,
+Grade grade_plans(Device& device, const std::vector<Plan>& plans, const RunOptions& options,
                      const std::function<void(const std::string&)>& progress);
 
 }  // namespace rl

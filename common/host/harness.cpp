@@ -1,5 +1,6 @@
 #include "common/host/harness.h"
 
+#include <algorithm>
 #include <exception>
 #include <iostream>
 
@@ -52,7 +53,7 @@ int guarded(const std::function<int()>& body) {
 
 void print_case(std::ostream& out, const CaseResult& r, const Baseline* baseline) {
   const auto& c = r.check;
-  out << "  " << (r.reducer.variant.empty() ? std::string(r.reducer.slug) : std::string(r.reducer.variant))
+  out << "  " << (r.plan.variant.empty() ? std::string(r.plan.slug) : std::string(r.plan.variant))
       << " (block " << r.block << "): "
       << "result " << general(c.got, 9) << ", reference " << general(c.reference.sum, 9) << ", |error| "
       << general(std::abs(c.got - c.reference.sum), 3) << (c.verified ? " <= " : " > ") << "tolerance "
@@ -75,11 +76,8 @@ void print_case(std::ostream& out, const CaseResult& r, const Baseline* baseline
   out << '\n';
 }
 
-int lesson_main(int argc, const char* const* argv, int number) {
+int run_lesson(int argc, const char* const* argv, int number, const Plans& mine) {
   return guarded([&] {
-    std::vector<Reducer> mine;
-    for (const auto& r : registered_reducers())
-      if (r.lesson == number) mine.push_back(r);
     const std::string nn = std::to_string(number / 10) + std::to_string(number % 10);
     const std::string program = mine.empty() ? "lesson " + nn : nn + "_" + std::string(mine.front().slug);
     const auto options =
@@ -129,9 +127,12 @@ int lesson_main(int argc, const char* const* argv, int number) {
       std::cout << "  lesson " << number << " has no " << to_string(device->backend())
                 << " version: it calls NVIDIA's compiled libraries, which need a GPU\n";
     if (tracing) {
-      const Reducer* found = find_reducer(number, device->backend());  // the lesson's own kernel
-      if (!found) throw UsageError("lesson " + std::to_string(number) + " has no kernel to trace on this backend");
-      const Reducer& own = *found;
+      const auto own_kernel = std::find_if(mine.begin(), mine.end(), [&](const Plan& p) {
+        return p.backend == device->backend() && p.variant.empty();
+      });
+      if (own_kernel == mine.end())
+        throw UsageError("lesson " + std::to_string(number) + " has no kernel to trace on this backend");
+      const Plan& own = *own_kernel;
       const unsigned block = options->block_given ? options->block : default_trace_block;
       const auto trace = record_trace(session, own, block);
       write_json_file(options->trace_path, trace);

@@ -39,11 +39,11 @@ nlohmann::json to_json(const Baseline& b) {
 }
 
 nlohmann::json to_json(const CaseResult& r, const RunOptions& o, const Baseline* baseline) {
-  nlohmann::json j{{"lesson", r.reducer.lesson},
-                   {"slug", r.reducer.slug},
-                   {"title", r.reducer.title},
-                   {"variant", r.reducer.variant},
-                   {"backend", to_string(r.reducer.backend)},
+  nlohmann::json j{{"lesson", r.plan.lesson},
+                   {"slug", r.plan.slug},
+                   {"title", r.plan.title},
+                   {"variant", r.plan.variant},
+                   {"backend", to_string(r.plan.backend)},
                    {"n", r.n},
                    {"block", r.block},
                    {"dtype", "float32"},

@@ -14,8 +14,8 @@ double gigabytes_per_second(std::uint64_t n, double ms) {
 
 Session::Session(Device& device, const RunOptions& options) : device_(device), options_(options) {}
 
-TimingPlan Session::plan() const {
-  TimingPlan p;
+Sampling Session::sampling() const {
+  Sampling p;
   // Simulated times vary little and cost seconds each: three samples unless asked for more.
   p.samples = options_.reps_given || device_.backend() == Backend::gpu ? options_.reps : 3;
   return p;
@@ -55,12 +55,12 @@ void Session::prepare(std::uint64_t n) {
   n_ = n;
 }
 
-CaseResult Session::run(const Reducer& reducer, unsigned block, bool time_it) {
+CaseResult Session::run(const Plan& plan, unsigned block, bool time_it) {
   const DeviceShape shape = device_.shape();
   DeviceBuffer out(device_, sizeof(float));
-  DeviceBuffer scratch(device_, reducer.scratch_bytes(n_, block, shape));
+  DeviceBuffer scratch(device_, plan.scratch_bytes(n_, block, shape));
   auto call = [&](std::size_t copy) {
-    reducer.reduce(copy_ptrs_[copy], out.get<float>(), n_, block, scratch.get(), shape, device_.stream());
+    plan.reduce(copy_ptrs_[copy], out.get<float>(), n_, block, scratch.get(), shape, device_.stream());
   };
   // Poisoned output and scratch: a kernel that forgets to write shows NaN, never a stale right answer.
   device_.poison(out.get(), sizeof(float));
@@ -71,26 +71,26 @@ CaseResult Session::run(const Reducer& reducer, unsigned block, bool time_it) {
   device_.download(&got, out.get(), sizeof(float));
 
   CaseResult r;
-  r.reducer = reducer;
+  r.plan = plan;
   r.n = n_;
   r.block = block;
-  const std::uint64_t depth = reducer.depth(n_, block, shape);
+  const std::uint64_t depth = plan.depth(n_, block, shape);
   r.check = {got, reference_, tolerance(reference_, depth), within_tolerance(got, reference_, depth)};
   if (time_it && r.check.verified) {
-    r.timing = device_.time(call, copies_, plan());
+    r.timing = device_.time(call, copies_, sampling());
     if (!r.timing->simulated) r.gbps = gigabytes_per_second(n_, r.timing->ms.median);
   }
   return r;
 }
 
-std::size_t Session::distinct_results(const Reducer& reducer, unsigned block, unsigned runs) {
+std::size_t Session::distinct_results(const Plan& plan, unsigned block, unsigned runs) {
   const DeviceShape shape = device_.shape();
   DeviceBuffer out(device_, sizeof(float));
-  DeviceBuffer scratch(device_, reducer.scratch_bytes(n_, block, shape));
+  DeviceBuffer scratch(device_, plan.scratch_bytes(n_, block, shape));
   std::set<std::uint32_t> patterns;
   for (unsigned r = 0; r < runs; ++r) {
     device_.poison(out.get(), sizeof(float));
-    reducer.reduce(copy_ptrs_[0], out.get<float>(), n_, block, scratch.get(), shape, device_.stream());
+    plan.reduce(copy_ptrs_[0], out.get<float>(), n_, block, scratch.get(), shape, device_.stream());
     device_.synchronize();
     float got = 0.0f;
     device_.download(&got, out.get(), sizeof(float));
@@ -103,10 +103,10 @@ const Baseline& Session::baseline() {
   if (baseline_) return *baseline_;
   Baseline b;
   b.n = n_;
-  b.ceiling = device_.ceiling(copy_ptrs_.data(), copies_, n_, plan());
+  b.ceiling = device_.ceiling(copy_ptrs_.data(), copies_, n_, sampling());
   DeviceBuffer out(device_, sizeof(float));
   device_.poison(out.get(), sizeof(float));
-  b.cub = device_.cub_sum(copy_ptrs_.data(), copies_, n_, plan(), out.get<float>());
+  b.cub = device_.cub_sum(copy_ptrs_.data(), copies_, n_, sampling(), out.get<float>());
   if (b.cub) {
     float got = 0.0f;
     device_.download(&got, out.get(), sizeof(float));

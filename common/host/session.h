@@ -1,5 +1,5 @@
 #pragma once
-// One measuring session on one device: makes the input for a size once, checks any reducer against
+// One measuring session on one device: makes the input for a size once, checks any plan against
 // the CPU reference, times it over rotated copies, and measures the ceiling and CUB on the same data.
 #include <cstdint>
 #include <optional>
@@ -26,7 +26,7 @@ struct Baseline {
 };
 
 struct CaseResult {
-  Reducer reducer;
+  Plan plan;
   std::uint64_t n = 0;
   unsigned block = 0;
   Check check;
@@ -45,15 +45,16 @@ class Session {
   const Reference& reference() const { return reference_; }
   const float* device_input() const { return copy_ptrs_.empty() ? nullptr : copy_ptrs_[0]; }
 
-  CaseResult run(const Reducer& reducer, unsigned block, bool time_it);
-  // Runs the reducer `runs` times on the same input and counts the distinct bit patterns of the
+  CaseResult run(const Plan& plan, unsigned block, bool time_it);
+  // Runs the plan `runs` times on the same input and counts the distinct bit patterns of the
   // result: 1 means bitwise reproducible.
-  std::size_t distinct_results(const Reducer& reducer, unsigned block, unsigned runs);
+  std::size_t distinct_results(const Plan& plan, unsigned block, unsigned runs);
   // Ceiling and CUB at the current size, measured once per size.
   const Baseline& baseline();
 
   Device& device() { return device_; }
-  TimingPlan plan() const;
+  const RunOptions& options() const { return options_; }
+  Sampling sampling() const;
 
  private:
   Device& device_;

@@ -1,13 +1,14 @@
 #include "common/host/trace_run.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
 
 #include "common/host/cli.h"
 #include "common/host/launch_observer.h"
-#include "common/trace/trace_event.h"
+#include "common/device/trace_event.h"
 
 namespace rl {
 namespace {
@@ -15,14 +16,18 @@ namespace {
 const char* kind_name(TraceKind k) {
   switch (k) {
     case TraceKind::load: return "load";
+    case TraceKind::store: return "store";
     case TraceKind::combine: return "combine";
     case TraceKind::shuffle: return "shuffle";
-    case TraceKind::store: return "store";
     case TraceKind::atomic: return "atomic";
     case TraceKind::barrier: return "barrier";
+    case TraceKind::warp_barrier: return "warp_barrier";
   }
   return "?";
 }
+
+// A float as JSON: a number, or null for NaN and infinities (JSON has neither).
+nlohmann::json number(float v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 // Global addresses back to (buffer, index): the input, the plan's scratch, the output.
 struct AddressMap {
@@ -30,6 +35,8 @@ struct AddressMap {
   std::pair<std::string, std::int64_t> operator()(TraceSpace space, std::uint64_t where) const {
     switch (space) {
       case TraceSpace::none: return {"", -1};
+      case TraceSpace::constant: return {"const", -1};
+      case TraceSpace::event: return {"event", static_cast<std::int64_t>(where)};
       case TraceSpace::shared: return {"shared", static_cast<std::int64_t>(where)};
       case TraceSpace::reg: return {"register", static_cast<std::int64_t>(where)};
       case TraceSpace::global: break;
@@ -44,14 +51,14 @@ struct AddressMap {
 
 }  // namespace
 
-std::string lesson_source_path(const Reducer& r) {
+std::string lesson_source_path(const Plan& r) {
   if (!r.source.empty()) return std::string(r.source);  // the file this build compiled (a student's, say)
   char folder[16];
   std::snprintf(folder, sizeof folder, "%02d_", r.lesson);
   return "lessons/" + std::string(folder) + std::string(r.slug) + "/" + std::string(r.slug) + ".cuh";
 }
 
-nlohmann::json record_trace(Session& session, const Reducer& r, unsigned block, const TraceOptions& options) {
+nlohmann::json record_trace(Session& session, const Plan& r, unsigned block, const TraceOptions& options) {
   if (!r.reduce_traced || !r.attach_trace)
     throw UsageError("lesson " + std::to_string(r.lesson) + " (" + std::string(r.slug) +
                      ") cannot be traced: its kernels are NVIDIA's library code");
@@ -71,7 +78,7 @@ nlohmann::json record_trace(Session& session, const Reducer& r, unsigned block, 
   device.poison(out.get(), sizeof(float));
   if (scratch.bytes()) device.poison(scratch.get(), scratch.bytes());
   const TraceBuffer buffer{events.get<TraceEvent>(), capacity, count.get<unsigned>()};
-  r.attach_trace(&buffer);
+  r.attach_trace(buffer);
 
   // Each launch starts after the previous one ends (one stream), so the event count read just
   // before a launch is where that launch's events begin.
@@ -94,8 +101,7 @@ nlohmann::json record_trace(Session& session, const Reducer& r, unsigned block, 
     throw;
   }
   set_launch_observer({});
-  const TraceBuffer detached{};
-  r.attach_trace(&detached);
+  r.attach_trace(TraceBuffer{});
 
   unsigned offered = 0;
   float result = 0.0f;
@@ -119,10 +125,17 @@ nlohmann::json record_trace(Session& session, const Reducer& r, unsigned block, 
   for (unsigned e = 0; e < offered; ++e) {
     while (launch + 1 < launches.size() && e >= launches[launch + 1].first_event) ++launch;
     const TraceEvent& ev = recorded[e];
-    const auto [dst_space, dst_index] = map(ev.dst_space, ev.dst);
-    const auto [src_space, src_index] = map(ev.src_space, ev.src);
-    event_list.push_back({launch, ev.step, kind_name(ev.kind), ev.block, ev.thread, dst_space, dst_index, src_space,
-                          src_index, ev.value, ev.line});
+    const bool barrier = ev.kind == TraceKind::barrier || ev.kind == TraceKind::warp_barrier;
+    // A warp barrier's dst is the mask of the lanes that synchronised.
+    const auto [dst_space, dst_index] =
+        barrier ? std::pair<std::string, std::int64_t>{"", ev.kind == TraceKind::warp_barrier ? std::int64_t(ev.dst) : -1}
+                : map(ev.dst_space, ev.dst);
+    const auto [a_space, a_index] = map(ev.a.space, ev.a.index);
+    const auto [b_space, b_index] = map(ev.b.space, ev.b.index);
+    const auto operand_value = [](const TraceOperand& o) { return o.space == TraceSpace::none ? nlohmann::json(0) : number(o.value); };
+    event_list.push_back({launch, kind_name(ev.kind), ev.block, ev.thread, dst_space, dst_index, a_space, a_index,
+                          operand_value(ev.a), b_space, b_index, operand_value(ev.b), barrier ? nlohmann::json(0) : number(ev.value),
+                          ev.line});
   }
   return {{"schema", "reducelab.trace"},
           {"version", trace_schema_version},
@@ -135,10 +148,13 @@ nlohmann::json record_trace(Session& session, const Reducer& r, unsigned block, 
           {"source", lesson_source_path(r)},
           {"n", n},
           {"block", block},
+          {"seed", session.options().seed},
+          {"distribution", to_string(session.options().distribution)},
           {"input", session.host_input()},
-          {"result", result},
+          {"result", number(result)},
           {"launches", launch_list},
           {"buffers", {"input", "scratch", "output"}},
+          {"barriers", device.backend() == Backend::sim},  // the simulator reports them; a GPU kernel cannot
           {"capacity", capacity},
           {"overflow", false},
           {"events", event_list}};

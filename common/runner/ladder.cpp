@@ -1,12 +1,13 @@
 #include "common/runner/ladder.h"
 
+#include "common/host/course.h"
 #include "common/host/table.h"
 
 namespace rl {
 
 std::vector<CaseResult> run_ladder(Session& session, unsigned block, bool block_given, bool time_it) {
   std::vector<CaseResult> results;
-  for (const auto& r : registered_reducers())
+  for (const auto& r : ladder_plans())
     if (r.backend == session.device().backend())
       results.push_back(session.run(r, block_for(r, block, block_given), time_it));
   return results;
@@ -18,12 +19,12 @@ void print_ladder_table(std::ostream& out, const std::vector<CaseResult>& result
            "x CUB", "verified"});
   double first_ms = 0.0;
   for (const auto& r : results)
-    if (r.reducer.lesson == 1 && r.reducer.variant.empty() && r.timing) first_ms = r.timing->ms.median;
+    if (r.plan.lesson == 1 && r.plan.variant.empty() && r.timing) first_ms = r.timing->ms.median;
   const bool gpu_figures = baseline && !simulated;
   for (const auto& r : results) {
-    const std::string name = r.reducer.variant.empty() ? std::string(r.reducer.slug)
-                                                       : std::string(r.reducer.slug) + " / " + std::string(r.reducer.variant);
-    std::vector<std::string> row{std::to_string(r.reducer.lesson), name, std::to_string(r.block)};
+    const std::string name = r.plan.variant.empty() ? std::string(r.plan.slug)
+                                                       : std::string(r.plan.slug) + " / " + std::string(r.plan.variant);
+    std::vector<std::string> row{std::to_string(r.plan.lesson), name, std::to_string(r.block)};
     if (r.timing) {
       const double ms = r.timing->ms.median;
       row.push_back(duration(ms));

@@ -7,8 +7,8 @@
 
 namespace rl {
 
-// Runs every registered reducer of the session's backend at the session's current size.
-// Each reducer runs with block_for(reducer, block, block_given).
+// Runs every registered plan of the session's backend at the session's current size.
+// Each plan runs with block_for(plan, block, block_given).
 std::vector<CaseResult> run_ladder(Session& session, unsigned block, bool block_given, bool time_it);
 
 // lesson | kernel | time | GB/s | % of ceiling | x lesson 01 | x CUB | verified

@@ -35,7 +35,7 @@ int ladder(const RunOptions& o) {
   session.prepare(n);
   std::cout << "ladder: N = " << n << " floats (" << general(static_cast<double>(n) * 4.0 / (1 << 20), 4) << " MiB), block " << o.block
             << (o.block_given ? "" : " (or the lesson's own)")
-            << ", seed " << o.seed << " (" << to_string(o.distribution) << "), median of " << session.plan().samples << " samples\n\n";
+            << ", seed " << o.seed << " (" << to_string(o.distribution) << "), median of " << session.sampling().samples << " samples\n\n";
   const Baseline* baseline = o.check_only ? nullptr : &session.baseline();
   const auto results = run_ladder(session, o.block, o.block_given, !o.check_only);
   print_ladder_table(std::cout, results, baseline);

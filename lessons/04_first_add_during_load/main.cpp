@@ -1,5 +1,7 @@
-// Lesson 04's executable: the kernel is in the header beside this file; checking, timing and
-// reporting are the harness's (common/host/harness.h), the same for every lesson.
+// Lesson 04's executable. Read in this order:
+//   first_add_during_load.cuh         the kernel
+//   plan.cu                           its launch: grid, block, shared memory, passes
+//   main.cpp                          this file: the harness checks, times and traces it
 #include "common/host/lesson_main.h"
 
-int main(int argc, char** argv) { return rl::lesson_main(argc, argv, 4); }
+int main(int argc, char** argv) { return rl::lesson_main<4>(argc, argv); }

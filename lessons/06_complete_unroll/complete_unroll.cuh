@@ -3,49 +3,44 @@
 // compile time and the untaken ones vanish (Harris's "reduction #6").
 #include <cstdint>
 
-#include "common/block_dispatch.h"
-#include "common/cuda_compat.h"
-#include "common/trace/recorder.h"
-#include "common/tree_passes.h"
-#include "lessons/04_first_add_during_load/add_while_loading.cuh"
-#include "lessons/06_complete_unroll/tree_in_shared.cuh"
+#include "common/device/add_while_loading.cuh"
+#include "common/device/traced.h"
+#include "common/device/warp_tail_in_shared.cuh"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {
 
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) complete_unroll(const float* in, float* out, std::uint64_t n) {
-  float* partial = dynamic_shared<float>();
+__global__ void __launch_bounds__(Block) complete_unroll(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  static_assert(Block >= 32 && Block <= 1024 && (Block & (Block - 1)) == 0, "a power of two from 32 to 1024");
+  Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
   const std::uint64_t first = std::uint64_t{blockIdx.x} * (2 * Block);  // Block is a constant: 2*Block folds
   partial[tid] = add_while_loading<Trace>(in, n, first, Block);          // lesson 04
-  if (first + tid < n) Trace::store(0, shared_slot(tid), register_of(tid), partial[tid]);
   __syncthreads();
-  const unsigned level = tree_in_shared<Block, Trace>(partial, tid, 1);  // THE IDEA, in the header beside this one
-  if (tid == 0) {
-    out[blockIdx.x] = partial[0];
-    Trace::store(level, global_at(out + blockIdx.x), shared_slot(0), partial[0]);
+
+  // THE IDEA: Block is known to the compiler, so each `if constexpr` below either becomes one level
+  // of straight-line code or vanishes: a 256-thread kernel holds exactly the levels 128 and 64, with
+  // no loop counter, no compare of the stride and no branch back.
+  if constexpr (Block >= 1024) {
+    if (tid < 512) partial[tid] += partial[tid + 512];
+    __syncthreads();
   }
+  if constexpr (Block >= 512) {
+    if (tid < 256) partial[tid] += partial[tid + 256];
+    __syncthreads();
+  }
+  if constexpr (Block >= 256) {
+    if (tid < 128) partial[tid] += partial[tid + 128];
+    __syncthreads();
+  }
+  if constexpr (Block >= 128) {
+    if (tid < 64) partial[tid] += partial[tid + 64];
+    __syncthreads();
+  }
+  if (tid < 32) warp_tail_in_shared<Trace>(partial, tid, Block);  // lesson 05's last six levels
+  if (tid == 0) out[blockIdx.x] = partial[0];
 }
-
-struct CompleteUnroll {
-  static constexpr int lesson = 6;
-  static constexpr const char* slug = "complete_unroll";
-  static constexpr const char* title = "Complete unroll (block size as a template)";
-  static constexpr const char* variant = "";
-  template <unsigned Block, class Trace>
-  static constexpr TreeKernel kernel = complete_unroll<Block, Trace>;
-
-  static std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape&) {
-    return tree_scratch_bytes(n, 2ull * block);
-  }
-  template <class Trace>
-  static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape&,
-                     void* stream) {
-    reduce_in_passes(slug, kernel_for_block<CompleteUnroll, Trace>(block), in, out, n, block, 2, scratch, stream);
-  }
-  static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape&) { return tree_depth(n, 2ull * block); }
-};
 
 }  // namespace RL_BACKEND_NS
 }  // namespace rl

@@ -3,40 +3,31 @@
 // (Harris's "reduction #7", algorithm cascading).
 #include <cstdint>
 
-#include "common/cuda_compat.h"
-#include "common/grid_stride_plan.h"
-#include "common/trace/recorder.h"
-#include "lessons/06_complete_unroll/tree_in_shared.cuh"
-#include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
+#include "common/device/traced.h"
+#include "common/device/tree_in_shared.cuh"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {
 
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) multiple_elements_per_thread(const float* in, float* out, std::uint64_t n) {
-  float* partial = dynamic_shared<float>();
+__global__ void __launch_bounds__(Block) multiple_elements_per_thread(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
-  // THE IDEA: the grid is sized from the SM count (common/grid_stride_plan.h), not from n. Each
-  // thread walks the input in grid-sized strides, adding in a register: the costly tree and its
-  // barriers run once per block however large n is, and loads of consecutive threads still
-  // touch consecutive addresses. 64-bit indices: n may pass 2^32.
-  partial[tid] = grid_stride_sum<Block, Trace>(in, n);
-  Trace::store(1, shared_slot(tid), register_of(tid), partial[tid]);
-  __syncthreads();
-  const unsigned level = tree_in_shared<Block, Trace>(partial, tid, 2);
-  if (tid == 0) {
-    out[blockIdx.x] = partial[0];
-    Trace::store(level, global_at(out + blockIdx.x), shared_slot(0), partial[0]);
+  // THE IDEA: the grid is sized from the SM count (plan.cu), not from n. Each thread walks the
+  // input in grid-sized strides, adding in a register: the costly tree and its barriers run once
+  // per block however large n is, and loads of consecutive threads still touch consecutive
+  // addresses. 64-bit indices: n may pass 2^32.
+  const std::uint64_t stride = std::uint64_t{2 * Block} * gridDim.x;
+  Float<Trace> sum = 0.0f;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * Block) + tid; i < n; i += stride) {
+    sum += in[i];
+    if (i + Block < n) sum += in[i + Block];  // lesson 04's second load, one block further on
   }
+  partial[tid] = sum;
+  __syncthreads();
+  tree_in_shared<Block, Trace>(partial, tid);  // lesson 06's tree, lesson 05's warp tail
+  if (tid == 0) out[blockIdx.x] = partial[0];
 }
-
-struct MultipleElementsPerThread : GridStridePlan<MultipleElementsPerThread> {
-  static constexpr int lesson = 7;
-  static constexpr const char* slug = "multiple_elements_per_thread";
-  static constexpr const char* title = "Many elements per thread, grid sized to the GPU";
-  template <unsigned Block, class Trace>
-  static constexpr GridKernel kernel = multiple_elements_per_thread<Block, Trace>;
-};
 
 }  // namespace RL_BACKEND_NS
 }  // namespace rl

@@ -2,58 +2,39 @@
 // Lesson 08: the last levels of the tree done in registers with warp shuffles instead of shared memory.
 #include <cstdint>
 
-#include "common/cuda_compat.h"
-#include "common/grid_stride_plan.h"
-#include "common/trace/recorder.h"
-#include "lessons/06_complete_unroll/tree_in_shared.cuh"
-#include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
-#include "lessons/08_warp_shuffle/warp_sum.cuh"
+#include "common/device/grid_stride_sum.cuh"
+#include "common/device/traced.h"
+#include "common/device/tree_in_shared.cuh"
+#include "common/device/warp_sum.cuh"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {
 
 template <unsigned Block, bool Butterfly, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) warp_shuffle(const float* in, float* out, std::uint64_t n) {
-  float* partial = dynamic_shared<float>();
+__global__ void __launch_bounds__(Block) warp_shuffle(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
   partial[tid] = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
-  Trace::store(1, shared_slot(tid), register_of(tid), partial[tid]);
   __syncthreads();
-  unsigned level = shared_levels_down_to_64<Block, Trace>(partial, tid, 2);
+  shared_levels_down_to_64<Block, Trace>(partial, tid);  // lesson 06, down to 64 values
 
   // THE IDEA: warp 0 takes the last 64 values into registers (one add each) and finishes with five
-  // shuffles: no shared-memory round trips, no __syncwarp, and no bank to conflict in.
+  // shuffles: no shared-memory round trips, no __syncwarp, and no bank to conflict in. A shuffle
+  // waits for every lane named in its mask, so nothing is read before it is written.
   if (tid < 32) {
-    float v = partial[tid];
-    Trace::load(level, register_of(tid), shared_slot(tid), v);
-    if constexpr (Block >= 64) {
-      v += partial[tid + 32];
-      Trace::combine(level, register_of(tid), shared_slot(tid + 32), v);
+    Float<Trace> v = partial[tid];
+    if constexpr (Block >= 64) v += partial[tid + 32];
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+      if constexpr (Butterfly) {
+        v += __shfl_xor_sync(full_warp, v, offset);  // lanes swap in pairs: every lane ends with the total
+      } else {
+        v += __shfl_down_sync(full_warp, v, offset);  // lane i gets lane i + offset's: lane 0 ends with it
+      }
     }
-    v = Butterfly ? warp_sum_butterfly<Trace>(v, level + 1) : warp_sum<Trace>(v, level + 1);
-    if (tid == 0) {
-      out[blockIdx.x] = v;
-      Trace::store(level + 6, global_at(out + blockIdx.x), register_of(0), v);
-    }
+    if (tid == 0) out[blockIdx.x] = v;
   }
 }
-
-struct WarpShuffle : GridStridePlan<WarpShuffle> {
-  static constexpr int lesson = 8;
-  static constexpr const char* slug = "warp_shuffle";
-  static constexpr const char* title = "Warp shuffles for the last levels";
-  template <unsigned Block, class Trace>
-  static constexpr GridKernel kernel = warp_shuffle<Block, false, Trace>;
-};
-
-struct WarpShuffleButterfly : GridStridePlan<WarpShuffleButterfly> {
-  static constexpr int lesson = 8;
-  static constexpr const char* slug = "warp_shuffle";
-  static constexpr const char* title = "Warp shuffles for the last levels";
-  static constexpr const char* variant = "butterfly";
-  template <unsigned Block, class Trace>
-  static constexpr GridKernel kernel = warp_shuffle<Block, true, Trace>;
-};
 
 }  // namespace RL_BACKEND_NS
 }  // namespace rl

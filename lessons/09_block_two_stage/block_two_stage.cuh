@@ -3,34 +3,33 @@
 // one word, and the first warp reduces those words.
 #include <cstdint>
 
-#include "common/cuda_compat.h"
-#include "common/grid_stride_plan.h"
-#include "common/trace/recorder.h"
-#include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
-#include "lessons/09_block_two_stage/block_sum.cuh"
+#include "common/device/grid_stride_sum.cuh"
+#include "common/device/traced.h"
+#include "common/device/warp_sum.cuh"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {
 
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) block_two_stage(const float* in, float* out, std::uint64_t n) {
-  float sum = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
+__global__ void __launch_bounds__(Block) block_two_stage(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Float<Trace> sum = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
   // THE IDEA: log2(Block) shared-memory levels with a barrier each become two rounds of five
-  // shuffles and one barrier (block_sum.cuh).
-  sum = block_sum<Block, Trace>(sum, 1);
-  if (threadIdx.x == 0) {
-    out[blockIdx.x] = sum;
-    Trace::store(13, global_at(out + blockIdx.x), register_of(0), sum);
+  // shuffles and one barrier.
+  sum = warp_sum<Trace>(sum);  // stage 1: every warp at once, in registers (lesson 08)
+  if constexpr (Block > 32) {
+    __shared__ float totals[Block / 32];  // one word per warp: 32x fewer shared accesses than a tree
+    Shared<Trace> warp_totals = totals;
+    const unsigned lane = threadIdx.x % 32;
+    const unsigned warp = threadIdx.x / 32;
+    if (lane == 0) warp_totals[warp] = sum;
+    __syncthreads();  // the only block-wide barrier: every warp's total is written
+    if (warp == 0) {  // stage 2: the first warp sums the warps' totals
+      sum = lane < Block / 32 ? Float<Trace>(warp_totals[lane]) : 0.0f;
+      sum = warp_sum<Trace>(sum);
+    }
   }
+  if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
-
-struct BlockTwoStage : GridStridePlan<BlockTwoStage, 2, 0> {  // 0: no dynamic shared memory
-  static constexpr int lesson = 9;
-  static constexpr const char* slug = "block_two_stage";
-  static constexpr const char* title = "Two-stage block reduce with shuffles";
-  template <unsigned Block, class Trace>
-  static constexpr GridKernel kernel = block_two_stage<Block, Trace>;
-};
 
 }  // namespace RL_BACKEND_NS
 }  // namespace rl

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "common/cuda_compat.h"
-#include "lessons/08_warp_shuffle/warp_sum.cuh"
+#include "common/device/warp_sum.cuh"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "common/gpu/check.h"
+#include "common/backends/gpu/check.h"
 #include "lessons/13_operators_and_types/ops_api.h"
 #include "lessons/13_operators_and_types/type_dispatch.h"
 

@@ -136,7 +136,7 @@ int run(int argc, char** argv) {
   if (n == 0) throw UsageError("--n: the table needs at least one element (the empty sum is 0, the rest have no value)");
   const OpsBackend& b = *ops_backend(device->backend());
   const CubCounterpart* cub = gpu ? ops_cub() : nullptr;
-  const TimingPlan plan{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
+  const Sampling sampling{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
   std::cout << "lesson 13_operators_and_types: N = " << n << ", seed " << seed << "\n";
 
   Table table({"op", "type", "time", "GB/s", "% of sum", "x CUB", "CUB call", "check"});
@@ -172,7 +172,7 @@ int run(int argc, char** argv) {
             [&](std::size_t k) {
               b.reduce(op, t, inputs[k].get(), n, scratch.get(), out.get(), device->shape(), device->stream());
             },
-            copies, plan);
+            copies, sampling);
         rec["time"] = time_json(mine);
         row[2] = duration(mine.ms.median);
         if (op == ReduceOp::sum) sum_ms = mine.ms.median;
@@ -189,7 +189,7 @@ int run(int argc, char** argv) {
                 cub->reduce(op, t, inputs[k].get(), n, cub_scratch.get(), cub_scratch.bytes(), cub_out.get(),
                             device->stream());
               },
-              copies, plan);
+              copies, sampling);
           rec["cub"] = {{"call", cub->name(op, t)}, {"time", time_json(theirs)}};
           rec["vs_cub"] = theirs.ms.median / mine.ms.median;
           row[5] = fixed(theirs.ms.median / mine.ms.median, 2);
@@ -203,7 +203,7 @@ int run(int argc, char** argv) {
   table.print(std::cout);
   if (!gpu && !check_only) std::cout << "(simulated times: no GB/s, no CUB)\n";
   if (!json_path.empty()) {
-    nlohmann::json doc = table_record("reducelab.ops", *device, seed, plan.samples);
+    nlohmann::json doc = table_record("reducelab.ops", *device, seed, sampling.samples);
     doc["runs"] = runs;
     write_json_file(json_path, doc);
   }

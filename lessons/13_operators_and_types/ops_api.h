@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/host/device.h"
-#include "common/host/reducer.h"
+#include "common/host/plan.h"
 #include "common/host/typed.h"
 
 namespace rl {

@@ -161,7 +161,7 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
   const auto kernels = lesson.kernels(device->backend());
   if (!kernels) throw UsageError(lesson.program + " has no kernels for this backend in this build");
   const CubMatrixSum* cub = gpu ? lesson.cub : nullptr;
-  const TimingPlan plan{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
+  const Sampling sampling{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
   const int torch_dim = lesson.axis == Axis::rows ? 1 : 0;
   std::cout << lesson.program << ": seed " << seed;
   if (!torch.empty()) std::cout << ", torch timings of " << torch_device << " from " << baseline_path;
@@ -210,7 +210,7 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
         }
         return ok;
       };
-      const auto time_ms = [&](const std::function<void(std::size_t)>& body) { return device->time(body, copies, plan); };
+      const auto time_ms = [&](const std::function<void(std::size_t)>& body) { return device->time(body, copies, sampling); };
 
       for (const ReduceOp op : shape_ops) {
         const std::size_t out_bytes = outputs * reduce_output_bytes(op, t);
@@ -300,7 +300,7 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
   table.print(std::cout);
   if (!gpu && !check_only) std::cout << "(simulated times: no GB/s, no CUB, no torch)\n";
   if (!json_path.empty()) {
-    nlohmann::json doc = table_record("reducelab.matrix", *device, seed, plan.samples);
+    nlohmann::json doc = table_record("reducelab.matrix", *device, seed, sampling.samples);
     doc["lesson"] = lesson.program;
     doc["axis"] = lesson.axis == Axis::rows ? "rows" : "columns";
     doc["baseline"] = baseline_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(baseline_path);

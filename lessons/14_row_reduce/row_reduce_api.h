@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "common/host/device.h"
-#include "common/host/reducer.h"
+#include "common/host/plan.h"
 #include "common/host/typed.h"
 #include "lessons/14_row_reduce/matrix_cases.h"
 

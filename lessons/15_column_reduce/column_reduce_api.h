@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "common/host/device.h"
-#include "common/host/reducer.h"
+#include "common/host/plan.h"
 #include "common/host/typed.h"
 #include "lessons/14_row_reduce/row_reduce_api.h"
 

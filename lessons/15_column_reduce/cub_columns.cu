@@ -8,7 +8,7 @@
 #include <thrust/iterator/permutation_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
-#include "common/gpu/check.h"
+#include "common/backends/gpu/check.h"
 #include "lessons/14_row_reduce/matrix_main.h"
 
 namespace rl {

@@ -16,7 +16,7 @@
 #include <cstdint>
 
 #include "common/cuda_compat.h"
-#include "common/host/reducer.h"
+#include "common/host/plan.h"
 #include "common/launch.h"
 #include "lessons/13_operators_and_types/block_reduce.cuh"
 #include "lessons/13_operators_and_types/pack_fold.cuh"

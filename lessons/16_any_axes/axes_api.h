@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/host/device.h"
-#include "common/host/reducer.h"
+#include "common/host/plan.h"
 #include "common/host/typed.h"
 #include "lessons/16_any_axes/axes_plan.h"
 

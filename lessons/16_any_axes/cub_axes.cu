@@ -13,7 +13,7 @@
 
 #include <string>
 
-#include "common/gpu/check.h"
+#include "common/backends/gpu/check.h"
 #include "lessons/16_any_axes/any_axes.cuh"
 #include "lessons/16_any_axes/axes_api.h"
 #include "lessons/13_operators_and_types/type_dispatch.h"

@@ -193,7 +193,7 @@ int run(int argc, char** argv) {
   for (const auto& axes : axis_sets) plan_for(shape, axes);
   const AxesBackend& b = *axes_backend(device->backend());
   const AxesCub* cub = gpu ? axes_cub() : nullptr;
-  const TimingPlan timing{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
+  const Sampling timing{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
   std::cout << "lesson 16_any_axes: shape " << join(shape) << ", strides " << join(strides) << ", seed " << seed << "\n";
 
   Table table({"axes", "op", "type", "plan", "M x K", "time", "GB/s", "x CUB", "x torch", "x best", "check"});

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "common/gpu/nccl_check.h"
+#include "common/backends/gpu/nccl_check.h"
 
 namespace rl {
 

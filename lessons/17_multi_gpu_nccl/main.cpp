@@ -226,7 +226,7 @@ int run_rank(const Options& o) {
 // GPU there is nothing to grade: SKIPPED (exit 77), which is what a machine without one reports.
 int grade(const std::string& program_path, const Options& o) {
   return grade_in_child(
-      std::cout, program_path, 17, "multi_gpu_nccl", RL_COLLECTIVE_SOURCE, o.run.case_timeout_s,
+      std::cout, program_path, 17, "multi_gpu_nccl", std::string(collective_source()), o.run.case_timeout_s,
       [&](const Reporter& reporter) {
         std::string why;
         const unsigned visible = o.run.backend == Backend::sim ? 0 : visible_gpus(&why);

@@ -8,20 +8,23 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "common/gpu/check.h"
-#include "common/gpu/generate.h"
-#include "common/gpu/nccl_check.h"
+#include "common/backends/gpu/check.h"
+#include "common/backends/gpu/generate.h"
+#include "common/backends/gpu/nccl_check.h"
 #include "common/host/device.h"
-#include "lessons/11_single_pass/single_pass.cuh"
-// The collective: the solution, or in a student build the exercise (CMakeLists.txt sets RL_COLLECTIVE).
-#if defined(RL_COLLECTIVE)
-#include RL_COLLECTIVE
-#else
+#include "common/host/plan.h"
+#include "common/kernel_source.h"
+// The collective: the solution, or in a student build the exercise (common/cmake/ReduceLabLesson.cmake).
 #include "lessons/17_multi_gpu_nccl/collective.cuh"
-#endif
 
 namespace rl {
 namespace {
+
+// Each GPU's local reduction is lesson 11's single pass, through lesson 11's own GPU plan.
+const Plan& single_pass() {
+  static const Plan plan = lesson_plans<11, Backend::gpu>().front();
+  return plan;
+}
 
 // One GPU of the group, as this process drives it.
 struct Gpu {
@@ -89,10 +92,12 @@ void keep_nvls_off() { setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0); }
 
 }  // namespace
 
+std::string_view collective_source() { return kernel_source; }
+
 struct MultiGpuSum::Impl {
   unsigned ranks = 0;
   std::uint64_t n = 0;  // the whole input, over all ranks
-  unsigned block = SinglePass::preferred_block;
+  unsigned block = single_pass().preferred_block;
   std::vector<Gpu> gpus;  // the GPUs this process drives: all of them, or its own one
 
   ~Impl() {
@@ -112,7 +117,7 @@ struct MultiGpuSum::Impl {
   void launch_local(Gpu& g) {
     RL_CUDA_CHECK(cudaSetDevice(g.device));
     RL_CUDA_CHECK(cudaEventRecord(g.start, g.stream));
-    SinglePass::reduce<NoTrace>(g.input, g.sums, g.share.count, block, g.scratch, g.shape, g.stream);
+    single_pass().reduce(g.input, g.sums, g.share.count, block, g.scratch, g.shape, g.stream);
     RL_CUDA_CHECK(cudaEventRecord(g.local_done, g.stream));
   }
 
@@ -240,7 +245,7 @@ void MultiGpuSum::prepare(std::uint64_t n, std::uint64_t seed, Distribution d, u
     release_buffers(g);
     g.share = shares[g.rank];
     g.sums = allocate<float>(4, g, "four floats");
-    g.scratch = allocate<float>(SinglePass::scratch_bytes(g.share.count, block, g.shape) / sizeof(float), g,
+    g.scratch = allocate<float>(single_pass().scratch_bytes(g.share.count, block, g.shape) / sizeof(float), g,
                                 "the per-block partials");
     g.input = allocate<float>(g.share.count, g, "its share of the input");
     // The GPU makes its own share: elements first .. first + count - 1 of the global input.
@@ -305,7 +310,7 @@ std::uint64_t MultiGpuSum::depth() const {
   const Gpu& g = impl_->gpus.front();
   std::uint64_t deepest = 0;
   for (const Share& s : split_evenly(impl_->n, impl_->ranks))
-    deepest = std::max(deepest, SinglePass::depth(s.count, impl_->block, g.shape));
+    deepest = std::max(deepest, single_pass().depth(s.count, impl_->block, g.shape));
   return deepest + impl_->ranks;
 }
 

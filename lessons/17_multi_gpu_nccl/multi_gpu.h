@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/host/stats.h"
@@ -18,6 +19,9 @@ unsigned visible_gpus(std::string* why = nullptr);
 
 // "2.28.9": the NCCL library this program runs with.
 std::string nccl_version();
+
+// The collective file this build compiled: the solution, the exercise or a submission (--grade names it).
+std::string_view collective_source();
 
 // A new NCCL group id (ncclGetUniqueId), as hex text to hand to the processes that will join it.
 std::string new_group_id();

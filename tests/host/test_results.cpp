@@ -14,10 +14,10 @@ TEST_CASE("a case becomes a versioned JSON record with its measurements", "[resu
   RunOptions o;
   o.seed = 5;
   CaseResult r;
-  r.reducer.lesson = 3;
-  r.reducer.slug = "sequential_addressing";
-  r.reducer.title = "Sequential addressing";
-  r.reducer.backend = Backend::gpu;
+  r.plan.lesson = 3;
+  r.plan.slug = "sequential_addressing";
+  r.plan.title = "Sequential addressing";
+  r.plan.backend = Backend::gpu;
   r.n = 1024;
   r.block = 256;
   r.check.got = 10.5;
@@ -52,7 +52,7 @@ TEST_CASE("a case becomes a versioned JSON record with its measurements", "[resu
 
 TEST_CASE("simulated timings carry no GB/s", "[results]") {
   CaseResult r;
-  r.reducer.slug = "x";
+  r.plan.slug = "x";
   r.timing = Timing{{5.0, 5.0, 5.0, 3}, 1, true};
   const auto j = to_json(r, RunOptions{}, nullptr);
   CHECK(j["time"]["simulated"] == true);

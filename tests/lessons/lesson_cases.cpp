@@ -6,19 +6,12 @@ namespace rl::test {
 
 std::vector<int> lessons_on(Backend b) {
   std::set<int> numbers;
-  for (const auto& r : registered_reducers())
+  for (const auto& r : ladder_plans())
     if (r.backend == b) numbers.insert(r.lesson);
   return {numbers.begin(), numbers.end()};
 }
 
-std::vector<Reducer> reducers_of(int lesson, Backend b) {
-  std::vector<Reducer> out;
-  for (const auto& r : registered_reducers())
-    if (r.backend == b && r.lesson == lesson) out.push_back(r);
-  return out;
-}
-
-CaseResult run_case(Device& device, const Reducer& r, std::uint64_t n, unsigned block, std::uint64_t seed,
+CaseResult run_case(Device& device, const Plan& r, std::uint64_t n, unsigned block, std::uint64_t seed,
                     Distribution d) {
   RunOptions o;
   o.seed = seed;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/host/course.h"
 #include "common/host/device.h"
 #include "common/host/input.h"
 #include "common/host/session.h"
@@ -11,12 +12,11 @@
 namespace rl::test {
 
 
-// The lesson numbers with a reducer on this backend.
+// The lesson numbers with a plan on this backend.
 std::vector<int> lessons_on(Backend b);
-std::vector<Reducer> reducers_of(int lesson, Backend b);
 
-// Runs one reducer on n values of (seed, distribution) and returns its checked result.
-CaseResult run_case(Device& device, const Reducer& r, std::uint64_t n, unsigned block, std::uint64_t seed,
+// Runs one plan on n values of (seed, distribution) and returns its checked result.
+CaseResult run_case(Device& device, const Plan& r, std::uint64_t n, unsigned block, std::uint64_t seed,
                     Distribution d);
 
 }  // namespace rl::test

@@ -2,6 +2,7 @@
 // The assertions both suites make for one lesson on one backend.
 #include <catch2/catch.hpp>
 
+#include "common/host/course.h"
 #include "common/host/grading.h"
 #include "tests/lessons/lesson_cases.h"
 
@@ -10,7 +11,7 @@ namespace rl::test {
 // Every graded case (common/host/grading.h: the cases the student grader runs too) within
 // tolerance, integer data exact, the other block sizes as well.
 inline void check_lesson(Device& device, int lesson, bool huge) {
-  for (const Reducer& r : reducers_of(lesson, device.backend())) {
+  for (const Plan& r : plans_of(lesson, device.backend())) {
     for (const GradeCase& c : graded_cases(huge)) {
       const CaseResult result = run_graded_case(device, r, c);
       const auto failure = failure_of(result, c);
@@ -30,7 +31,7 @@ namespace rl::test {
 // Any float pointer is a valid input, not only cudaMalloc's 256-byte aligned ones: offsets of 1 to
 // 3 floats start the data off a 16-byte boundary (lesson 11's vector loads must handle the head).
 inline void check_lesson_misaligned(Device& device, int lesson) {
-  for (const Reducer& r : reducers_of(lesson, device.backend())) {
+  for (const Plan& r : plans_of(lesson, device.backend())) {
     for (std::uint64_t n : {0u, 1u, 2u, 3u, 5u, 1000u, (1u << 16) + 3}) {
       std::vector<float> host(n + 3);
       fill_input(host, 4242, Distribution::integers);

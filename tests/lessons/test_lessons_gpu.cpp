@@ -22,8 +22,8 @@ TEST_CASE("the simulator and the GPU agree on every lesson", "[gpu][sim][lessons
   auto sim = make_sim_device();
   const std::uint64_t n = (1u << 20) + 7;
   for (int lesson : test::lessons_on(Backend::gpu)) {
-    for (const Reducer& g : test::reducers_of(lesson, Backend::gpu)) {
-      const Reducer* s = find_reducer(lesson, Backend::sim, g.variant);
+    for (const Plan& g : plans_of(lesson, Backend::gpu)) {
+      const Plan* s = find_plan(lesson, Backend::sim, g.variant);
       if (!s) continue;  // lesson 12 is NVIDIA's libraries: nothing to simulate
       const CaseResult on_gpu = test::run_case(gpu(), g, n, 256, 99, Distribution::uniform);
       const CaseResult on_sim = test::run_case(*sim, *s, n, 256, 99, Distribution::uniform);
@@ -49,7 +49,7 @@ TEST_CASE("measuring the ceiling and CUB leaves the input intact", "[gpu][baseli
     CHECK(b.cub_check->verified);
     CHECK(b.ceiling->read_gbps > 0);
     CHECK(b.ceiling->copy_gbps > 0);
-    const CaseResult after = session.run(*find_reducer(3, Backend::gpu), 256, false);
+    const CaseResult after = session.run(*find_plan(3, Backend::gpu), 256, false);
     INFO("n=" << n << " got=" << after.check.got << " reference=" << after.check.reference.sum);
     CHECK(after.check.verified);
   }
@@ -64,8 +64,8 @@ TEST_CASE("lesson 11's finish is bitwise reproducible on the GPU", "[gpu][lesson
   RunOptions o;
   Session session(gpu(), o);
   session.prepare((1u << 24) + 3);
-  CHECK(session.distinct_results(*find_reducer(11, Backend::gpu), 256, 20) == 1);
-  const std::size_t atomic = session.distinct_results(*find_reducer(11, Backend::gpu, "atomic_finish"), 256, 20);
+  CHECK(session.distinct_results(*find_plan(11, Backend::gpu), 256, 20) == 1);
+  const std::size_t atomic = session.distinct_results(*find_plan(11, Backend::gpu, "atomic_finish"), 256, 20);
   WARN("the atomicAdd finish gave " << atomic << " distinct results in 20 runs");
 }
 
@@ -75,7 +75,7 @@ TEST_CASE("lessons 07 to 12 are right past 2^31 elements (64-bit indexing)", "[g
   o.distribution = Distribution::positive;  // no cancellation: a lost 2^31 block would show
   Session session(gpu(), o);
   session.prepare(n);
-  for (const Reducer& r : registered_reducers()) {
+  for (const Plan& r : ladder_plans()) {
     if (r.backend != Backend::gpu || r.lesson < 7) continue;
     const CaseResult c = session.run(r, 256, false);
     INFO("lesson " << r.lesson << " " << r.variant << " got=" << c.check.got << " expected=" << c.check.reference.sum
@@ -89,8 +89,8 @@ TEST_CASE("lessons 07 to 12 are right past 2^31 elements (64-bit indexing)", "[g
 TEST_CASE("traces from the GPU are complete and describe the simulator's tree", "[gpu][trace]") {
   auto sim = make_sim_device();
   for (int lesson : test::lessons_on(Backend::gpu)) {
-    const Reducer* g = find_reducer(lesson, Backend::gpu);
-    const Reducer* s = find_reducer(lesson, Backend::sim);
+    const Plan* g = find_plan(lesson, Backend::gpu);
+    const Plan* s = find_plan(lesson, Backend::sim);
     if (!g || !s || !g->reduce_traced) continue;  // lesson 12: library code, nothing to trace
     for (std::uint64_t n : {64u, 1000u}) {
       const auto on_gpu = test::record(gpu(), *g, n, 32, 5);

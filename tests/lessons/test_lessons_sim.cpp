@@ -27,5 +27,5 @@ TEST_CASE("lesson 11's finish is bitwise reproducible on the simulator", "[sim][
   RunOptions o;
   Session session(*device, o);
   session.prepare((1u << 18) + 3);
-  CHECK(session.distinct_results(*find_reducer(11, Backend::sim), 256, 5) == 1);
+  CHECK(session.distinct_results(*find_plan(11, Backend::sim), 256, 5) == 1);
 }

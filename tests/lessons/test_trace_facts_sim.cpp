@@ -11,7 +11,7 @@ using namespace rl;
 namespace {
 TraceFacts facts_of(Device& device, int lesson) {
   // 256-thread blocks: eight warps, so "some warps idle" and "every warp half idle" differ.
-  const auto recorded = test::record(device, *find_reducer(lesson, Backend::sim), 1024, 256, 7);
+  const auto recorded = test::record(device, *find_plan(lesson, Backend::sim), 1024, 256, 7);
   return compute_facts(parse_trace(recorded.trace.dump(), "lesson " + std::to_string(lesson)));
 }
 }  // namespace

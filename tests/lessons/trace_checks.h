@@ -5,10 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 #include <vector>
 
+#include "common/host/course.h"
 #include "common/host/trace_run.h"
 #include "tests/lessons/lesson_cases.h"
 
@@ -19,7 +21,7 @@ struct RecordedTrace {
   CaseResult untraced;
 };
 
-inline RecordedTrace record(Device& device, const Reducer& r, std::uint64_t n, unsigned block, std::uint64_t seed) {
+inline RecordedTrace record(Device& device, const Plan& r, std::uint64_t n, unsigned block, std::uint64_t seed) {
   RunOptions o;
   o.seed = seed;
   Session session(device, o);
@@ -38,26 +40,35 @@ inline void check_trace(const RecordedTrace& t, std::uint64_t n, unsigned block)
   CHECK(tr["result"].get<float>() == static_cast<float>(t.untraced.check.got));
   CHECK(t.untraced.check.verified);
 
+  // v2 events: [launch, kind, block, thread, dst_space, dst_index, a_space, a_index, a_value, b_space,
+  // b_index, b_value, value, line] (common/trace/FORMAT.md).
   std::vector<int> entered(n, 0);
   const auto& launches = tr["launches"];
+  const auto& events = tr["events"];
   double last_output = std::nan("");
-  for (const auto& e : tr["events"]) {
-    REQUIRE(e.size() == 11);
+  for (std::size_t k = 0; k < events.size(); ++k) {
+    const auto& e = events[k];
+    REQUIRE(e.size() == 14);
     const auto launch = e[0].get<std::size_t>();
     REQUIRE(launch < launches.size());
-    CHECK(e[3].get<unsigned>() < launches[launch]["grid"].get<unsigned>());
-    CHECK(e[4].get<int>() < static_cast<int>(launches[launch]["block"].get<unsigned>()));
-    for (int side : {5, 7}) {
+    const unsigned launch_block = launches[launch]["block"].get<unsigned>();
+    CHECK(e[2].get<unsigned>() < launches[launch]["grid"].get<unsigned>());
+    CHECK(e[3].get<int>() < static_cast<int>(launch_block));
+    CHECK(e[13].get<unsigned>() > 0);  // every event names the line that did it
+    if (e[1] == "barrier" || e[1] == "warp_barrier") continue;
+    if (e[4] == "register") CHECK(e[5].get<std::int64_t>() < static_cast<std::int64_t>(launch_block));
+    for (int side : {6, 9}) {
       const std::string space = e[side];
       const auto index = e[side + 1].get<std::int64_t>();
-      if (space == "shared" || space == "register") CHECK(index < static_cast<std::int64_t>(launches[launch]["block"].get<unsigned>()));
       if (space == "input") {
+        REQUIRE(index >= 0);
         REQUIRE(index < static_cast<std::int64_t>(n));
-        if (side == 7) ++entered[static_cast<std::size_t>(index)];
+        ++entered[static_cast<std::size_t>(index)];
       }
-      if (space != "") CHECK(index >= 0);
+      if (space == "event") CHECK(static_cast<std::size_t>(index) < k);  // an earlier event made it
+      if (space != "" && space != "const") CHECK(index >= 0);
     }
-    if (e[5] == "output") last_output = e[9].get<double>();
+    if (e[4] == "output") last_output = e[12].get<double>();
   }
   for (std::uint64_t i = 0; i < n; ++i) {
     INFO("input element " << i);
@@ -67,13 +78,23 @@ inline void check_trace(const RecordedTrace& t, std::uint64_t n, unsigned block)
 }
 
 // The same tree: the same events with the same values, whatever order each backend recorded them in.
+// An operand that names an earlier event is compared by that event's thread (its position differs
+// between backends); barriers are left out (only the simulator records them).
 inline void check_same_tree(const nlohmann::json& a, const nlohmann::json& b) {
-  using Key = std::tuple<std::size_t, unsigned, std::string, unsigned, int, std::string, std::int64_t, std::string,
-                         std::int64_t, float>;
+  using Operand = std::tuple<std::string, std::int64_t, float>;
+  using Key = std::tuple<std::size_t, std::string, unsigned, int, std::string, std::int64_t, Operand, Operand, float>;
   auto keys = [](const nlohmann::json& t) {
+    const auto& events = t["events"];
+    const auto operand = [&](const nlohmann::json& e, int side) {
+      std::int64_t index = e[side + 1];
+      if (e[side] == "event") index = events[static_cast<std::size_t>(index)][3].get<int>();
+      return Operand{e[side], index, e[side + 2].is_null() ? 0.0f : e[side + 2].get<float>()};
+    };
     std::vector<Key> k;
-    for (const auto& e : t["events"])
-      k.emplace_back(e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8], e[9].get<float>());
+    for (const auto& e : events) {
+      if (e[1] == "barrier" || e[1] == "warp_barrier") continue;
+      k.emplace_back(e[0], e[1], e[2], e[3], e[4], e[5], operand(e, 6), operand(e, 9), e[12].get<float>());
+    }
     std::sort(k.begin(), k.end());
     return k;
   };

@@ -1,4 +1,4 @@
-#include "common/gpu/check.h"
+#include "common/backends/gpu/check.h"
 
 #include <filesystem>
 

@@ -1,8 +1,8 @@
-#include "common/gpu/generate.h"
+#include "common/backends/gpu/generate.h"
 
 #include <algorithm>
 
-#include "common/gpu/check.h"
+#include "common/backends/gpu/check.h"
 
 namespace rl {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// NCCL calls are checked like CUDA calls (common/gpu/check.h): a failure throws rl::NcclError naming
+// NCCL calls are checked like CUDA calls (common/backends/gpu/check.h): a failure throws rl::NcclError naming
 // the file, the line, the failing expression and NCCL's own error string, on one line.
 #include <nccl.h>
 

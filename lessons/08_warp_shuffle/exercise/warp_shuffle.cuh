@@ -9,7 +9,7 @@
 #include "common/trace/recorder.h"
 #include "lessons/06_complete_unroll/tree_in_shared.cuh"
 #include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
-#include "lessons/08_warp_shuffle/warp_sum.cuh"
+#include "common/device/warp_sum.cuh"
 
 namespace rl {
 inline namespace RL_BACKEND_NS {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "common/cuda_compat.h"
-#include "common/host/reducer.h"
+#include "common/host/plan.h"
 #include "common/host/reference.h"
 #include "common/launch.h"
 #include "common/trace/recorder.h"

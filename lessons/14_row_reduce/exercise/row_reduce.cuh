@@ -15,7 +15,7 @@
 #include <string>
 
 #include "common/cuda_compat.h"
-#include "common/host/reducer.h"
+#include "common/host/plan.h"
 #include "common/host/reference.h"
 #include "common/launch.h"
 #include "lessons/13_operators_and_types/block_reduce.cuh"

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "common/cuda_compat.h"
-#include "common/host/reducer.h"
+#include "common/host/plan.h"
 #include "common/launch.h"
 #include "lessons/13_operators_and_types/reduce_ops.cuh"
 #include "lessons/14_row_reduce/row_reduce.cuh"

@@ -1,0 +1,74 @@
+#pragma once
+// How the plans of lessons 01-11 size their grids and their scratch memory.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "common/host/plan.h"
+#include "common/host/reference.h"
+#include "common/launch.h"
+
+namespace rl {
+inline namespace RL_BACKEND_NS {
+
+// One launch of a tree plan: `blocks` blocks reduce the `count` values at `in` to one partial each,
+// at `out` (the plan's own output when blocks == 1).
+struct TreePass {
+  const float* in;
+  float* out;
+  std::uint64_t count;
+  unsigned blocks;
+};
+
+// The passes of lessons 01-06, whose blocks each turn `per_block` values into one partial: the same
+// kernel runs again over the partials until a single block writes `out`. n = 0 still makes one pass
+// of one block, whose masking writes the identity, 0. Later passes reuse two scratch regions in turn.
+template <class Launch>
+void for_each_tree_pass(const float* in, float* out, std::uint64_t n, std::uint64_t per_block, void* scratch,
+                        Launch&& launch_pass) {
+  float* regions[2] = {static_cast<float*>(scratch), static_cast<float*>(scratch) + ceil_div(n, per_block)};
+  TreePass pass{in, nullptr, n, 0};
+  for (int k = 0;; ++k) {
+    const std::uint64_t blocks = pass.count == 0 ? 1 : ceil_div(pass.count, per_block);
+    pass.blocks = static_cast<unsigned>(blocks);
+    pass.out = blocks == 1 ? out : regions[k % 2];
+    launch_pass(pass);
+    if (blocks == 1) return;
+    pass = TreePass{pass.out, nullptr, blocks, 0};
+  }
+}
+
+// The partials of the first pass plus those of the second.
+inline std::size_t tree_scratch_bytes(std::uint64_t n, std::uint64_t per_block) {
+  const std::uint64_t first = ceil_div(n, per_block);
+  const std::uint64_t second = ceil_div(first, per_block);
+  return static_cast<std::size_t>((first + second) * sizeof(float));
+}
+
+// Every pass adds ceil(log2 per_block) levels; a pass over k values leaves ceil(k / per_block).
+inline std::uint64_t tree_depth(std::uint64_t n, std::uint64_t per_block) {
+  std::uint64_t depth = 0;
+  do {
+    depth += summation_depth(per_block, 0);
+    n = ceil_div(n, per_block);
+  } while (n > 1);
+  return depth;
+}
+
+// The grid of lessons 07-11: the blocks that fit on the GPU at once (`block` threads each), but no
+// more than the input can feed with `items_per_thread` elements per thread.
+inline unsigned persistent_grid(std::uint64_t n, unsigned block, unsigned items_per_thread, const DeviceShape& s) {
+  const std::uint64_t resident = std::uint64_t{s.sm_count} * std::clamp(s.max_threads_per_sm / block, 1u, 32u);
+  const std::uint64_t useful = ceil_div(std::max<std::uint64_t>(n, 1), std::uint64_t{block} * items_per_thread);
+  return static_cast<unsigned>(std::min(resident, useful));
+}
+
+// A persistent grid's depth: each thread's sequential run and its block's tree, then a second
+// launch's run and tree over `grid` partials with `finish_block` threads (none when grid == 1).
+inline std::uint64_t persistent_depth(std::uint64_t n, unsigned block, unsigned grid, unsigned finish_block) {
+  const std::uint64_t first = summation_depth(block, ceil_div(n, std::uint64_t{grid} * block));
+  return grid == 1 ? first : first + summation_depth(finish_block, ceil_div(grid, finish_block));
+}
+
+}  // namespace RL_BACKEND_NS
+}  // namespace rl

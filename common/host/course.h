@@ -1,0 +1,21 @@
+#pragma once
+// The ladder, lessons 01-12, as one list of plans: what `reducelab ladder` and `bench` run and the
+// lesson test suites check. A program that uses it links every lesson's plans (CMake: the target
+// reducelab_ladder).
+#include <string_view>
+
+#include "common/host/plan.h"
+
+namespace rl {
+
+// Every plan of lessons 01-12 built into this program, by lesson, then variant ("" first), then
+// backend; made once.
+const Plans& ladder_plans();
+
+// The plan of (lesson, backend, variant), or null where this build has none.
+const Plan* find_plan(int lesson, Backend backend, std::string_view variant = "");
+
+// The plans of one lesson on one backend, in ladder order.
+Plans plans_of(int lesson, Backend backend);
+
+}  // namespace rl

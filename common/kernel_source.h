@@ -1,0 +1,9 @@
+#pragma once
+// Which kernel file this build compiled for the lesson being compiled: the solution, the exercise
+// (student mode) or a student's submission. CMake defines RL_KERNEL_SOURCE for every lesson's
+// objects (common/cmake/ReduceLabLesson.cmake); --grade, traces and the grader's log name it.
+#include <string_view>
+
+namespace rl {
+inline constexpr std::string_view kernel_source = RL_KERNEL_SOURCE;
+}  // namespace rl

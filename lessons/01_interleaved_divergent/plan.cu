@@ -1,0 +1,43 @@
+// Lesson 01's launch plan: the grid, the block, the shared memory, and how often the kernel runs.
+// main.cpp -> rl::lesson_main<1> -> lesson_plans<1, backend>() at the end of this file, which CMake
+// compiles twice: by nvcc for the GPU and by g++ for the simulator.
+#include "common/grid_size.h"
+#include "common/kernel_source.h"
+#include "common/launch.h"
+#include "lessons/01_interleaved_divergent/interleaved_divergent.cuh"
+
+namespace rl {
+inline namespace RL_BACKEND_NS {
+namespace {
+
+// Each block reduces `block` inputs to one partial, so the kernel runs again over the partials until
+// one block is left:
+//   interleaved_divergent<<<ceil(n / block), block, block * sizeof(float), stream>>>(in, partials, n);
+//   interleaved_divergent<<<ceil(partials / block), block, ...>>>(partials, partials2, partials); ... until one block writes out
+template <class Trace>
+void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape&,
+            void* stream) {
+  for_each_tree_pass(in, out, n, block, scratch, [&](const TreePass& pass) {
+    launch("interleaved_divergent", interleaved_divergent<Trace>, dim3(pass.blocks), dim3(block), block * sizeof(float), stream, pass.in,
+           pass.out, pass.count);
+  });
+}
+
+}  // namespace
+}  // namespace RL_BACKEND_NS
+
+template <>
+Plans lesson_plans<1, this_backend>() {
+  return {{.lesson = 1,
+           .slug = "interleaved_divergent",
+           .title = "Interleaved addressing, divergent branch",
+           .backend = this_backend,
+           .scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_scratch_bytes(n, block); },
+           .reduce = reduce<NoTrace>,
+           .depth = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_depth(n, block); },
+           .reduce_traced = reduce<RecordTrace>,
+           .attach_trace = attach_trace_buffer,
+           .source = kernel_source}};
+}
+
+}  // namespace rl
