@@ -8,8 +8,7 @@
 #include "common/host/reference.h"
 #include "common/launch.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // One launch of a tree plan: `blocks` blocks reduce the `count` values at `in` to one partial each,
 // at `out` (the plan's own output when blocks == 1).
@@ -70,5 +69,4 @@ inline std::uint64_t persistent_depth(std::uint64_t n, unsigned block, unsigned 
   return grid == 1 ? first : first + summation_depth(finish_block, ceil_div(grid, finish_block));
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -25,7 +25,9 @@ inline constexpr Backend this_backend = Backend::gpu;
 inline constexpr Backend this_backend = Backend::sim;
 #endif
 
-inline namespace RL_BACKEND_NS {
+}  // namespace rl
+
+RL_NAMESPACE_BEGIN
 
 template <class... Params, class... Args>
 void launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem_bytes,
@@ -77,5 +79,4 @@ inline void copy_to_device(void* dst, const void* src, std::size_t bytes, void* 
 // ceil(a / b) for the grid sizes every plan computes.
 __host__ __device__ constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -5,8 +5,7 @@
 
 #include "common/device/traced.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <class Trace = NoTrace>
 __device__ __forceinline__ Float<Trace> add_while_loading(In<Trace> in, std::uint64_t n, std::uint64_t first,
@@ -17,5 +16,4 @@ __device__ __forceinline__ Float<Trace> add_while_loading(In<Trace> in, std::uin
   return sum;
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

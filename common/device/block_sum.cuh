@@ -3,8 +3,7 @@
 #include "common/device/traced.h"
 #include "common/device/warp_sum.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // Returns the block's total in thread 0 (other threads get partial values). Every thread of the
 // block must call it. Calling it twice in a kernel needs a __syncthreads() between the calls: the
@@ -30,5 +29,4 @@ __device__ __forceinline__ Float<Trace> block_sum(Float<Trace> v) {
   }
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

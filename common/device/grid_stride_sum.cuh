@@ -5,8 +5,7 @@
 
 #include "common/device/traced.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
 __device__ __forceinline__ Float<Trace> grid_stride_sum(In<Trace> in, std::uint64_t n) {
@@ -19,5 +18,4 @@ __device__ __forceinline__ Float<Trace> grid_stride_sum(In<Trace> in, std::uint6
   return sum;
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -25,8 +25,7 @@
 #include "common/backends/gpu/check.h"
 #endif
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 namespace {
 // One buffer per lesson translation unit (internal linkage), so no relocatable device code is
 // needed; the lesson's plan hands the harness a function that points this TU's copy at a buffer.
@@ -269,5 +268,4 @@ __device__ inline Value __shfl_xor_sync(unsigned mask, const Value& v, int lane_
 }
 
 }  // namespace traced
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

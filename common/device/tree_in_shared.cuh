@@ -4,8 +4,7 @@
 #include "common/device/traced.h"
 #include "common/device/warp_tail_in_shared.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // One level of the block-wide tree: threads below `Half` add the slot `Half` above them.
 template <unsigned Block, unsigned Half, class Trace>
@@ -35,5 +34,4 @@ __device__ __forceinline__ void tree_in_shared(Shared<Trace> partial, unsigned t
   if (tid < 32) warp_tail_in_shared<Trace>(partial, tid, Block);  // lesson 05's warp levels
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

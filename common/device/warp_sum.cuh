@@ -2,8 +2,7 @@
 // Lesson 08's idea, for the lessons after it: a warp's sum in registers, through shuffles.
 #include "common/device/traced.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 inline constexpr unsigned full_warp = 0xffffffffu;  // every lane takes part in each shuffle
 
@@ -17,5 +16,4 @@ __device__ __forceinline__ Float<Trace> warp_sum(Float<Trace> v) {
   return v;
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

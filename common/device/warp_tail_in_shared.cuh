@@ -3,8 +3,7 @@
 // warp 0 alone with __syncwarp in place of __syncthreads.
 #include "common/device/traced.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // Leaves the sum of partial[0..min(64, block)) in partial[0]; called by the 32 threads of warp 0.
 // Lanes are not in lock-step since Volta: each level reads into a register, waits until every lane
@@ -21,5 +20,4 @@ __device__ __forceinline__ void warp_tail_in_shared(Shared<Trace> partial, unsig
   }
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -5,8 +5,7 @@
 
 #include "common/device/traced.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // Trace: NoTrace (timed; In/Out/Shared are plain pointers) or RecordTrace (--trace), see traced.h.
 template <class Trace = NoTrace>
@@ -27,5 +26,4 @@ __global__ void interleaved_divergent(In<Trace> in, Out<Trace> out, std::uint64_
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

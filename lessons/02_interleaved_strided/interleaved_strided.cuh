@@ -5,8 +5,7 @@
 
 #include "common/device/traced.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <class Trace = NoTrace>
 __global__ void interleaved_strided(In<Trace> in, Out<Trace> out, std::uint64_t n) {
@@ -28,5 +27,4 @@ __global__ void interleaved_strided(In<Trace> in, Out<Trace> out, std::uint64_t 
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

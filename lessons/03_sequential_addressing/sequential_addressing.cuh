@@ -4,8 +4,7 @@
 
 #include "common/device/traced.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <class Trace = NoTrace>
 __global__ void sequential_addressing(In<Trace> in, Out<Trace> out, std::uint64_t n) {
@@ -25,5 +24,4 @@ __global__ void sequential_addressing(In<Trace> in, Out<Trace> out, std::uint64_
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -6,8 +6,7 @@
 #include "common/launch.h"
 #include "lessons/05_unroll_last_warp/unroll_last_warp.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 namespace {
 
 // Each block reduces 2 * `block` inputs to one partial, so the kernel runs again over the partials until
@@ -24,7 +23,9 @@ void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* 
 }
 
 }  // namespace
-}  // namespace RL_BACKEND_NS
+RL_NAMESPACE_END
+
+namespace rl {
 
 template <>
 Plans lesson_plans<5, this_backend>() {

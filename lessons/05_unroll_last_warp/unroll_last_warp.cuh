@@ -6,8 +6,7 @@
 #include "common/device/add_while_loading.cuh"
 #include "common/device/traced.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <class Trace = NoTrace>
 __global__ void unroll_last_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) {
@@ -39,5 +38,4 @@ __global__ void unroll_last_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) 
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -7,8 +7,7 @@
 #include "common/device/traced.h"
 #include "common/device/warp_tail_in_shared.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) complete_unroll(In<Trace> in, Out<Trace> out, std::uint64_t n) {
@@ -42,5 +41,4 @@ __global__ void __launch_bounds__(Block) complete_unroll(In<Trace> in, Out<Trace
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

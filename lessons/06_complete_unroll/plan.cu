@@ -7,8 +7,7 @@
 #include "common/launch.h"
 #include "lessons/06_complete_unroll/complete_unroll.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 namespace {
 
 // Lesson 04's passes, with the kernel compiled for the run's block size:
@@ -26,7 +25,9 @@ void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* 
 }
 
 }  // namespace
-}  // namespace RL_BACKEND_NS
+RL_NAMESPACE_END
+
+namespace rl {
 
 template <>
 Plans lesson_plans<6, this_backend>() {

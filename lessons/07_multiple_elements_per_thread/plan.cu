@@ -7,8 +7,7 @@
 #include "common/launch.h"
 #include "lessons/07_multiple_elements_per_thread/multiple_elements_per_thread.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 namespace {
 
 constexpr unsigned items_per_thread = 2;  // at least this many inputs per thread, or fewer blocks
@@ -40,7 +39,9 @@ std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& shape) {
 }
 
 }  // namespace
-}  // namespace RL_BACKEND_NS
+RL_NAMESPACE_END
+
+namespace rl {
 
 template <>
 Plans lesson_plans<7, this_backend>() {

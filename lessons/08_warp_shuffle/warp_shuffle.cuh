@@ -7,8 +7,7 @@
 #include "common/device/tree_in_shared.cuh"
 #include "common/device/warp_sum.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <unsigned Block, bool Butterfly, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) warp_shuffle(In<Trace> in, Out<Trace> out, std::uint64_t n) {
@@ -36,5 +35,4 @@ __global__ void __launch_bounds__(Block) warp_shuffle(In<Trace> in, Out<Trace> o
   }
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -7,8 +7,7 @@
 #include "common/device/traced.h"
 #include "common/device/warp_sum.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) block_two_stage(In<Trace> in, Out<Trace> out, std::uint64_t n) {
@@ -31,5 +30,4 @@ __global__ void __launch_bounds__(Block) block_two_stage(In<Trace> in, Out<Trace
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

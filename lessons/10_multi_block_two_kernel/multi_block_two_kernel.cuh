@@ -7,8 +7,7 @@
 #include "common/device/grid_stride_sum.cuh"
 #include "common/device/traced.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // Kernel 1: a persistent grid, each block leaving one partial (lessons 07 and 09).
 template <unsigned Block, class Trace = NoTrace>
@@ -28,5 +27,4 @@ __global__ void __launch_bounds__(finish_block) sum_partials(In<Trace> partials,
   if (threadIdx.x == 0) out[0] = sum;
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -9,8 +9,7 @@
 #include "common/launch.h"
 #include "lessons/10_multi_block_two_kernel/multi_block_two_kernel.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 namespace {
 
 constexpr unsigned items_per_thread = 2;  // at least this many inputs per thread, or fewer blocks
@@ -69,7 +68,9 @@ std::uint64_t depth_on_host(std::uint64_t n, unsigned block, const DeviceShape& 
 }
 
 }  // namespace
-}  // namespace RL_BACKEND_NS
+RL_NAMESPACE_END
+
+namespace rl {
 
 template <>
 Plans lesson_plans<10, this_backend>() {

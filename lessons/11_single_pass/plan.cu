@@ -7,8 +7,7 @@
 #include "common/launch.h"
 #include "lessons/11_single_pass/single_pass.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 namespace {
 
 constexpr unsigned items_per_thread = 16;  // below this many a block isn't worth launching
@@ -59,7 +58,9 @@ std::uint64_t depth_atomic(std::uint64_t n, unsigned block, const DeviceShape& s
 }
 
 }  // namespace
-}  // namespace RL_BACKEND_NS
+RL_NAMESPACE_END
+
+namespace rl {
 
 template <>
 Plans lesson_plans<11, this_backend>() {

@@ -6,8 +6,7 @@
 #include "common/device/block_sum.cuh"
 #include "common/device/traced.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // How the quads (float4s) are dealt out: `interleaved`: thread t of the grid takes quads t, t + T,
 // t + 2T, ... (T threads in the grid); `contiguous`: block b takes one contiguous segment of the
@@ -93,5 +92,4 @@ __global__ void __launch_bounds__(Block) single_pass_atomic(In<Trace> in, Out<Tr
   if (threadIdx.x == 0) atomicAdd(out, sum);
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

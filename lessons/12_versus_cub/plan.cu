@@ -6,8 +6,7 @@
 #include "common/launch.h"
 #include "lessons/12_versus_cub/versus_cub.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 namespace {
 #if defined(__CUDACC__)
 
@@ -37,7 +36,9 @@ std::uint64_t library_depth(std::uint64_t n, unsigned, const DeviceShape& s) {
 
 #endif
 }  // namespace
-}  // namespace RL_BACKEND_NS
+RL_NAMESPACE_END
+
+namespace rl {
 
 // Library code records nothing: lesson 12 has no trace.
 template <>

@@ -15,8 +15,7 @@
 #include "common/backends/gpu/check.h"
 #endif
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 #if defined(__CUDACC__)
 
 // CUB's two-call protocol: called with no storage, DeviceReduce::Sum only says how much it needs.
@@ -39,5 +38,4 @@ inline float thrust_sum(const float* in, std::uint64_t n, cudaStream_t stream) {
 }
 
 #endif
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -6,8 +6,7 @@
 #include "common/cuda_compat.h"
 #include "common/device/warp_sum.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // A shuffle moves 32 bits; a struct goes word by word (memcpy, because reading a float through an
 // unsigned* is undefined behaviour; compilers turn it into plain register moves).
@@ -60,5 +59,4 @@ __device__ __forceinline__ V load_l2(const V* at) {
   return v;
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

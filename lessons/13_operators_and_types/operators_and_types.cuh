@@ -15,8 +15,7 @@
 #include "lessons/13_operators_and_types/pack_fold.cuh"
 #include "lessons/13_operators_and_types/reduce_ops.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // Lesson 11's ticket counter, one of its own: zero at load time, and atomicInc wraps it back to zero
 // when the last block of a launch takes its ticket.
@@ -131,5 +130,4 @@ std::uint64_t ops_depth(std::uint64_t n, const DeviceShape& s) {
   return per_thread + pack_size<T> + 2 + 2 * summation_depth(ops_block, 0) + ceil_div(grid, ops_block);
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

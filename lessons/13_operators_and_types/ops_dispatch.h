@@ -12,8 +12,7 @@
 #include "lessons/13_operators_and_types/ops_api.h"
 #include "lessons/13_operators_and_types/type_dispatch.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 inline const OpsBackend& this_backend_ops(Backend b) {
   static const OpsBackend table{
@@ -54,5 +53,4 @@ inline const OpsBackend& this_backend_ops(Backend b) {
   return table;
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -9,8 +9,7 @@
 #include "common/cuda_compat.h"
 #include "lessons/13_operators_and_types/reduce_ops.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <class T> inline constexpr unsigned pack_size = 16 / sizeof(T);  // 8 halves, 4 floats, 2 doubles, 4 ints
 
@@ -101,5 +100,4 @@ template <bool Largest> struct PackFold<ArgExtreme<__half, Largest>, __half> : P
 template <bool Largest>
 struct PackFold<ArgExtreme<__nv_bfloat16, Largest>, __nv_bfloat16> : PackedArgExtreme<__nv_bfloat16, Largest> {};
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -12,8 +12,7 @@
 #include <cuda_fp16.h>
 #endif
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // The type an input is read into before anything is added: 16-bit floats widen to float (exactly),
 // float stays float, double stays double, int32 widens to int64 so that no sum of 2^32 ints overflows.
@@ -182,5 +181,4 @@ __device__ __forceinline__ typename Op::Acc fold_pack(typename Op::Acc acc, cons
   }
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

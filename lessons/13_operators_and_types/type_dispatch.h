@@ -5,8 +5,7 @@
 #include "common/host/typed.h"
 #include "lessons/13_operators_and_types/reduce_ops.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <class X> struct TypeTag { using type = X; };
 
@@ -39,5 +38,4 @@ void for_op_and_type(ReduceOp op, DType t, F&& f) {
   });
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

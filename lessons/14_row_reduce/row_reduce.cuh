@@ -18,8 +18,7 @@
 #include "lessons/13_operators_and_types/block_reduce.cuh"
 #include "lessons/13_operators_and_types/reduce_ops.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 inline constexpr unsigned rows_block = 256;
 inline constexpr unsigned rows_loads_in_flight = 4;
@@ -279,5 +278,4 @@ std::uint64_t rows_depth(std::uint64_t m, std::uint64_t n, const DeviceShape& s)
          ceil_div(p.splits, rows_block);
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -9,8 +9,7 @@
 #include "lessons/14_row_reduce/row_reduce_api.h"
 #include "lessons/14_row_reduce/typed_dispatch.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // row_reduce.cuh's four templates, named for TypedMatrix.
 struct RowsKernels {
@@ -22,5 +21,4 @@ struct RowsKernels {
 
 inline const RowsBackend& this_backend_rows(Backend b) { return matrix_table<RowsBackend, RowsKernels>(b); }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

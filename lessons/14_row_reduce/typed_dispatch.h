@@ -9,8 +9,7 @@
 #include "common/host/typed.h"
 #include "lessons/13_operators_and_types/type_dispatch.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // A matrix lesson's four typed templates as run-time functions of (operator, type): the entries of
 // its backend table (lesson 14's RowsBackend, lesson 15's ColumnsBackend). K names the templates:
@@ -73,5 +72,4 @@ inline OpValue decode_output_of(ReduceOp op, DType t, const void* outputs, std::
   return v;
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

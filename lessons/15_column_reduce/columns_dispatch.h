@@ -9,8 +9,7 @@
 #include "lessons/14_row_reduce/typed_dispatch.h"
 #include "lessons/15_column_reduce/column_reduce_api.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // column_reduce.cuh's four templates, named for TypedMatrix (lesson 14's typed_dispatch.h).
 struct ColumnsKernels {
@@ -24,5 +23,4 @@ inline const ColumnsBackend& this_backend_columns(Backend b) {
   return matrix_table<ColumnsBackend, ColumnsKernels>(b, columns_atomic_sum_launch);
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -23,8 +23,7 @@
 #include "lessons/13_operators_and_types/reduce_ops.cuh"
 #include "lessons/16_any_axes/axes_plan.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // The plan as a kernel argument: fixed arrays (a kernel takes no std::vector), innermost first.
 struct AxesGeometry {
@@ -391,5 +390,4 @@ inline std::uint64_t axes_depth(const AxesPlan& p, const AxesLaunch& l, std::siz
   return per_thread + V + 6 + 8 + ceil_div(l.partials, 32) + 5;
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -7,8 +7,7 @@
 #include "lessons/16_any_axes/any_axes.cuh"
 #include "lessons/16_any_axes/axes_api.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 inline AxesLaunchInfo info_of(const AxesLaunch& l) {
   return {l.inner ? "reduce_inner_axes" : "reduce_outer_axes", l.vec, l.inner ? l.group : 0, l.splits, l.partials};
@@ -57,5 +56,4 @@ inline const AxesBackend& this_backend_axes(Backend b) {
   return table;
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -10,8 +10,7 @@
 #include "common/trace/recorder.h"
 #include "common/tree_passes.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <class Trace = NoTrace>
 __global__ void interleaved_divergent(const float* in, float* out, std::uint64_t n) {
@@ -46,5 +45,4 @@ struct InterleavedDivergent : TreePlan<InterleavedDivergent> {
   static constexpr TreeKernel kernel = interleaved_divergent<Trace>;
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -8,8 +8,7 @@
 #include "common/trace/recorder.h"
 #include "common/tree_passes.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <class Trace = NoTrace>
 __global__ void interleaved_strided(const float* in, float* out, std::uint64_t n) {
@@ -43,5 +42,4 @@ struct InterleavedStrided : TreePlan<InterleavedStrided> {
   static constexpr TreeKernel kernel = interleaved_strided<Trace>;
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -8,8 +8,7 @@
 #include "common/trace/recorder.h"
 #include "common/tree_passes.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <class Trace = NoTrace>
 __global__ void sequential_addressing(const float* in, float* out, std::uint64_t n) {
@@ -42,5 +41,4 @@ struct SequentialAddressing : TreePlan<SequentialAddressing> {
   static constexpr TreeKernel kernel = sequential_addressing<Trace>;
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

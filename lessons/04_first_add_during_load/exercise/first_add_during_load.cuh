@@ -8,8 +8,7 @@
 #include "common/trace/recorder.h"
 #include "common/tree_passes.h"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <class Trace = NoTrace>
 __global__ void first_add_during_load(const float* in, float* out, std::uint64_t n) {
@@ -50,5 +49,4 @@ struct FirstAddDuringLoad : TreePlan<FirstAddDuringLoad, 2> {
   static constexpr TreeKernel kernel = first_add_during_load<Trace>;
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -11,8 +11,7 @@
 #include "lessons/04_first_add_during_load/add_while_loading.cuh"
 #include "lessons/05_unroll_last_warp/warp_reduce_in_shared.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <class Trace = NoTrace>
 __global__ void unroll_last_warp(const float* in, float* out, std::uint64_t n) {
@@ -52,5 +51,4 @@ struct UnrollLastWarp : TreePlan<UnrollLastWarp, 2> {
   static constexpr TreeKernel kernel = unroll_last_warp<Trace>;
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -12,8 +12,7 @@
 #include "lessons/04_first_add_during_load/add_while_loading.cuh"
 #include "lessons/06_complete_unroll/tree_in_shared.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) complete_unroll(const float* in, float* out, std::uint64_t n) {
@@ -55,5 +54,4 @@ struct CompleteUnroll {
   static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape&) { return tree_depth(n, 2ull * block); }
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -11,8 +11,7 @@
 #include "lessons/06_complete_unroll/tree_in_shared.cuh"
 #include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) multiple_elements_per_thread(const float* in, float* out, std::uint64_t n) {
@@ -45,5 +44,4 @@ struct MultipleElementsPerThread : GridStridePlan<MultipleElementsPerThread> {
   static constexpr GridKernel kernel = multiple_elements_per_thread<Block, Trace>;
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

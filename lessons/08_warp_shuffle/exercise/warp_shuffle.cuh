@@ -11,8 +11,7 @@
 #include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
 #include "common/device/warp_sum.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <unsigned Block, bool Butterfly, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) warp_shuffle(const float* in, float* out, std::uint64_t n) {
@@ -61,5 +60,4 @@ struct WarpShuffleButterfly : GridStridePlan<WarpShuffleButterfly> {
   static constexpr GridKernel kernel = warp_shuffle<Block, true, Trace>;
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -11,8 +11,7 @@
 #include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
 #include "lessons/09_block_two_stage/block_sum.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block) block_two_stage(const float* in, float* out, std::uint64_t n) {
@@ -38,5 +37,4 @@ struct BlockTwoStage : GridStridePlan<BlockTwoStage, 2, 0> {  // 0: no dynamic s
   static constexpr GridKernel kernel = block_two_stage<Block, Trace>;
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -13,8 +13,7 @@
 #include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
 #include "lessons/09_block_two_stage/block_sum.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // Kernel 1: a persistent grid, each block leaving one partial (lessons 07 and 09).
 template <unsigned Block, class Trace = NoTrace>
@@ -97,5 +96,4 @@ struct MultiBlockHostFinish : MultiBlockTwoKernel {
   }
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -12,8 +12,7 @@
 #include "lessons/09_block_two_stage/block_sum.cuh"
 #include "lessons/11_single_pass/vectorized_load.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 // How many blocks have finished this launch. Zero at load time; atomicInc wraps it back to zero
 // when the last block arrives, so each launch finds it at zero without a memset (a second launch).
@@ -104,5 +103,4 @@ struct SinglePassAtomic : SinglePass {
   }
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

@@ -17,8 +17,7 @@
 #include <thrust/reduce.h>
 #endif
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 struct CubDeviceReduce {
   static constexpr int lesson = 12;
@@ -80,5 +79,4 @@ struct ThrustReduce : CubDeviceReduce {
   }
 };
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END

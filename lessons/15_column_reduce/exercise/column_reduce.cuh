@@ -19,8 +19,7 @@
 #include "lessons/13_operators_and_types/reduce_ops.cuh"
 #include "lessons/14_row_reduce/row_reduce.cuh"
 
-namespace rl {
-inline namespace RL_BACKEND_NS {
+RL_NAMESPACE_BEGIN
 
 inline constexpr unsigned cols_block = 256;
 inline constexpr std::uint64_t cols_ticket_capacity = 8192;  // tiles of a split plan, at most
@@ -220,5 +219,4 @@ std::uint64_t columns_depth(std::uint64_t m, std::uint64_t n, const DeviceShape&
   return most;
 }
 
-}  // namespace RL_BACKEND_NS
-}  // namespace rl
+RL_NAMESPACE_END
