@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <random>
 
+#include "common/trace/trace_facts.h"
 #include "common/trace/trace_loader.h"
+#include "synthetic_trace.h"
 #include "test_support.h"
 
 using namespace rl;
@@ -20,42 +22,85 @@ int refused = 0;
 // An independent oracle for what the loader accepted: FORMAT.md's rules, restated.
 void check_valid(const Trace& t) {
   REQUIRE(t.schema == "reducelab.trace");
+  REQUIRE(t.version == 2);
   REQUIRE(static_cast<std::int64_t>(t.input.size()) == t.n);
   for (double v : t.input) REQUIRE(std::isfinite(v));
   REQUIRE((t.block >= 1 && t.block <= 1024));
   REQUIRE(!t.launches.empty());
   for (const auto& l : t.launches) REQUIRE((l.grid >= 1 && l.block >= 1 && l.block <= 1024));
   REQUIRE(static_cast<std::int64_t>(t.events.size()) <= t.capacity);
-  for (const auto& e : t.events) {
+  for (std::size_t i = 0; i < t.events.size(); ++i) {
+    const Event& e = t.events[i];
     REQUIRE((e.launch >= 0 && e.launch < static_cast<int>(t.launches.size())));
     const Launch& l = t.launches[static_cast<std::size_t>(e.launch)];
     REQUIRE((e.block >= 0 && e.block < l.grid));
     REQUIRE((e.thread >= -1 && e.thread < l.block));
-    REQUIRE((e.thread >= 0 || e.kind == EventKind::barrier));
-    REQUIRE(e.step >= 0);
-    REQUIRE(std::isfinite(e.value));
-    for (const Location* loc : {&e.dst, &e.src}) {
-      if (loc->space.kind == SpaceKind::none) continue;
-      REQUIRE(loc->index >= 0);
-      if (loc->space.kind != SpaceKind::buffer) REQUIRE(loc->index < l.block);
-      if (loc->space.kind == SpaceKind::buffer) {
-        REQUIRE((loc->space.buffer >= 0 && loc->space.buffer < static_cast<int>(t.buffers.size())));
-        if (loc->space.buffer == t.input_buffer()) REQUIRE(loc->index < t.n);
+    REQUIRE((e.thread == -1) == (e.kind == EventKind::barrier));
+    if (e.kind == EventKind::warp_barrier) REQUIRE((e.thread % 32 == 0 && e.mask != 0));
+    if (is_barrier(e.kind)) REQUIRE(t.barriers);
+    REQUIRE(is_barrier(e.kind) == (e.dst.space.kind == SpaceKind::none));
+    REQUIRE(e.dst.space.kind != SpaceKind::constant);
+    REQUIRE(e.dst.space.kind != SpaceKind::event);
+    if (!is_barrier(e.kind)) {
+      REQUIRE(e.dst.index >= 0);
+      if (e.dst.space.kind == SpaceKind::reg) REQUIRE(e.dst.index < l.block);
+      if (e.dst.space.kind == SpaceKind::buffer && e.dst.space.buffer == t.input_buffer()) REQUIRE(e.dst.index < t.n);
+    }
+    REQUIRE(e.a.present() == !is_barrier(e.kind));
+    REQUIRE(e.b.present() == adds(e.kind));
+    for (const Operand* op : {&e.a, &e.b}) {
+      const Location& loc = op->loc;
+      REQUIRE(loc.space.kind != SpaceKind::reg);
+      switch (loc.space.kind) {
+        case SpaceKind::none:
+        case SpaceKind::constant: REQUIRE(loc.index == -1); break;
+        case SpaceKind::event: {
+          REQUIRE((loc.index >= 0 && loc.index < static_cast<std::int64_t>(i)));
+          const Event& src = t.events[static_cast<std::size_t>(loc.index)];
+          REQUIRE(!is_barrier(src.kind));
+          REQUIRE((src.launch == e.launch && src.block == e.block));
+          break;
+        }
+        case SpaceKind::shared: REQUIRE(loc.index >= 0); break;
+        case SpaceKind::buffer:
+          REQUIRE(loc.index >= 0);
+          REQUIRE((loc.space.buffer >= 0 && loc.space.buffer < static_cast<int>(t.buffers.size())));
+          if (loc.space.buffer == t.input_buffer()) REQUIRE(loc.index < t.n);
+          break;
+        case SpaceKind::reg: break;
       }
     }
   }
 }
 
-// Parses `text`; a success must pass the oracle and give a self-consistent DAG, a failure one
-// line naming the file.
+// What the model derives from an accepted trace: a DAG in topological order, levels by the rules.
+void check_dag(const Trace& t) {
+  const Dag& dag = t.dag;
+  std::size_t barriers = 0;
+  for (const auto& e : t.events) barriers += is_barrier(e.kind) ? 1 : 0;
+  REQUIRE(dag.nodes.size() == t.input.size() + t.events.size() - barriers);
+  REQUIRE(dag.event_nodes.size() == t.events.size());
+  REQUIRE(dag.event_levels.size() == t.events.size());
+  for (const auto& n : dag.nodes) {
+    REQUIRE(n.level >= 0);
+    REQUIRE(n.level <= dag.max_level);
+    for (int p : n.parents()) {
+      REQUIRE((p >= 0 && p < n.id));
+      REQUIRE(dag.nodes[static_cast<std::size_t>(p)].level <= n.level);
+    }
+  }
+  if (t.events.size() + t.input.size() > 0) REQUIRE((dag.final_node >= 0 && dag.final_node < static_cast<int>(dag.nodes.size())));
+}
+
+// Parses `text`; a success must pass the oracle, give a self-consistent DAG and let the facts and
+// run; a failure must be one line naming the file.
 void check_outcome(const std::string& text) {
   try {
     const Trace t = parse_trace(text, "fuzz.json");
     check_valid(t);
-    for (const auto& n : t.dag.nodes) {
-      for (int p : n.parents()) REQUIRE((p >= 0 && p < n.id));
-    }
-    REQUIRE(t.dag.nodes.size() <= t.input.size() + t.events.size());
+    check_dag(t);
+    const TraceFacts f = compute_facts(t);
+    REQUIRE(f.launches.size() == t.launches.size());
     ++accepted;
   } catch (const TraceError& e) {
     const std::string msg = e.what();
@@ -109,8 +154,10 @@ TEST_CASE("truncating a small trace at every byte offset never crashes", "[fuzz]
 }
 
 TEST_CASE("replacing each number with hostile values never crashes", "[fuzz]") {
-  for (const char* file : {"interleaved8.json", "seq8_two_launches.json"}) {
-    const std::string text = test::read_text(test::data_path(file));
+  // The hand-written traces, and a synthetic one whose operands are events (register values).
+  for (const std::string& text : {test::read_text(test::data_path("interleaved8.json")),
+                                 test::read_text(test::data_path("seq8_two_launches.json")),
+                                 test::synthetic_trace(test::Pattern::warp_shuffle, 8, 8)}) {
     const auto spans = number_spans(text);
     REQUIRE(spans.size() > 50);
     for (const auto& [b, e] : spans) {
@@ -173,7 +220,7 @@ TEST_CASE("deleting any field or replacing any value with another type never cra
     }
   }
   for (std::size_t ev = 0; ev < doc["events"].size(); ++ev) {
-    for (std::size_t f = 0; f < 11; ++f) {
+    for (std::size_t f = 0; f < 14; ++f) {
       json d = doc;
       d["events"][ev].erase(f);
       check_outcome(d.dump());
