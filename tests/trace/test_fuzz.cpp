@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <random>
 
+#include "common/trace/stale_reads.h"
 #include "common/trace/trace_facts.h"
 #include "common/trace/trace_loader.h"
 #include "synthetic_trace.h"
@@ -93,7 +94,7 @@ void check_dag(const Trace& t) {
 }
 
 // Parses `text`; a success must pass the oracle, give a self-consistent DAG and let the facts and
-// run; a failure must be one line naming the file.
+// the stale-read finder run; a failure must be one line naming the file.
 void check_outcome(const std::string& text) {
   try {
     const Trace t = parse_trace(text, "fuzz.json");
@@ -101,6 +102,7 @@ void check_outcome(const std::string& text) {
     check_dag(t);
     const TraceFacts f = compute_facts(t);
     REQUIRE(f.launches.size() == t.launches.size());
+    for (const auto& s : find_stale_reads(t)) REQUIRE(s.describe().find('\n') == std::string::npos);
     ++accepted;
   } catch (const TraceError& e) {
     const std::string msg = e.what();
