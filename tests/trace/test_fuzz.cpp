@@ -263,3 +263,107 @@ TEST_CASE("the regression corpus: inputs that once found bugs", "[fuzz]") {
   }
   REQUIRE(files > 0);
 }
+
+TEST_CASE("operands that point forward, at barriers, out of range or at other blocks never crash", "[fuzz]") {
+  const json doc = json::parse(test::read_text(test::data_path("seq8_two_launches.json")));
+  const auto count = static_cast<std::int64_t>(doc["events"].size());
+  const json spaces[] = {"", "const", "event", "shared", "input", "scratch", "output", "register", "nowhere", nullptr, 3};
+  accepted = refused = 0;
+  for (std::size_t ev = 0; ev < doc["events"].size(); ++ev) {
+    for (std::size_t side : {6u, 9u}) {
+      for (const auto& space : spaces) {
+        for (std::int64_t index : {std::int64_t{-2}, std::int64_t{-1}, std::int64_t{0}, std::int64_t{3}, std::int64_t{8},
+                                   static_cast<std::int64_t>(ev) - 1, static_cast<std::int64_t>(ev),
+                                   static_cast<std::int64_t>(ev) + 1, count, count + 5, std::int64_t{1} << 41}) {
+          json d = doc;
+          d["events"][ev][side] = space;
+          d["events"][ev][side + 1] = index;
+          check_outcome(d.dump());
+        }
+      }
+    }
+  }
+  REQUIRE(accepted > 0);  // some of these are valid traces (a load of a constant, say)
+  REQUIRE(refused > accepted);
+}
+
+TEST_CASE("random mutations of valid v2 traces never crash", "[fuzz]") {
+  std::mt19937 rng(20250214);
+  const std::vector<json> docs = {json::parse(test::read_text(test::data_path("seq8_two_launches.json"))),
+                                  json::parse(test::read_text(test::data_path("interleaved8.json"))),
+                                  json::parse(test::synthetic_trace(test::Pattern::warp_shuffle, 40, 64)),
+                                  json::parse(test::synthetic_trace(test::Pattern::interleaved_strided, 64, 32))};
+  const char* kinds[] = {"load", "store", "combine", "shuffle", "atomic", "barrier", "warp_barrier", "step"};
+  const char* spaces[] = {"", "const", "event", "shared", "register", "input", "scratch", "output"};
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  accepted = refused = 0;
+  for (int iter = 0; iter < 6000; ++iter) {
+    json d = docs[static_cast<std::size_t>(pick(static_cast<int>(docs.size())))];
+    json& events = d["events"];
+    const int n = static_cast<int>(events.size());
+    const int edits = 1 + pick(3);
+    for (int k = 0; k < edits; ++k) {
+      json& e = events[static_cast<std::size_t>(pick(n))];
+      switch (pick(9)) {
+        case 0: e[1] = kinds[pick(8)]; break;
+        case 1: e[3] = pick(3) == 0 ? -1 : pick(70); break;
+        case 2: e[static_cast<std::size_t>(6 + 3 * pick(2))] = spaces[pick(8)]; break;
+        case 3: e[static_cast<std::size_t>(7 + 3 * pick(2))] = pick(n + 4) - 2; break;
+        case 4: e[static_cast<std::size_t>(8 + 3 * pick(3))] = nullptr; break;  // a_value, b_value or value
+        case 5: e[4] = spaces[pick(8)]; e[5] = pick(3) == 0 ? 0xffffffffLL : pick(70) - 1; break;
+        case 6: e.erase(static_cast<std::size_t>(pick(static_cast<int>(e.size())))); break;
+        case 7: e.push_back(pick(2) ? json(0) : json(nullptr)); break;
+        default: std::swap(events[static_cast<std::size_t>(pick(n))], events[static_cast<std::size_t>(pick(n))]); break;
+      }
+    }
+    if (pick(10) == 0) d["barriers"] = !d["barriers"].get<bool>();
+    check_outcome(d.dump());
+  }
+  REQUIRE(accepted > 0);
+  REQUIRE(refused > 0);
+}
+
+TEST_CASE("null values, wrong field counts and version 1 files are refused or loaded, never crash", "[fuzz]") {
+  const json doc = json::parse(test::read_text(test::data_path("interleaved8.json")));
+  // Every value of every event null: a valid trace (NaN values, unexplained reads).
+  json nulls = doc;
+  for (auto& e : nulls["events"]) {
+    for (std::size_t f : {8u, 11u, 12u}) e[f] = nullptr;
+  }
+  accepted = refused = 0;
+  check_outcome(nulls.dump());
+  REQUIRE(accepted == 1);
+  const Trace t = parse_trace(nulls.dump(), "fuzz.json");
+  REQUIRE(!t.dag.unexplained.empty());
+  // Null where a number must be.
+  for (std::size_t f = 0; f < 14; ++f) {
+    if (f == 8 || f == 11 || f == 12) continue;
+    json d = doc;
+    d["events"][9][f] = nullptr;
+    check_outcome(d.dump());
+  }
+  // Every field count but 14.
+  for (std::size_t size = 0; size <= 20; ++size) {
+    json d = doc;
+    json e = json::array();
+    for (std::size_t f = 0; f < size; ++f) e.push_back(f < 14 ? doc["events"][9][f] : json(0));
+    d["events"][9] = e;
+    check_outcome(d.dump());
+  }
+  // Version 1 files: as they are, claiming version 2, and a version 2 file claiming version 1.
+  const std::string v1 = test::read_text(test::data_path("v1_seq8_two_launches.json"));
+  REQUIRE(!v1.empty());
+  refused = 0;
+  check_outcome(v1);
+  json v1_as_2 = json::parse(v1);
+  v1_as_2["version"] = 2;
+  check_outcome(v1_as_2.dump());
+  v1_as_2["seed"] = 1;
+  v1_as_2["distribution"] = "";
+  v1_as_2["barriers"] = true;
+  check_outcome(v1_as_2.dump());
+  json v2_as_1 = doc;
+  v2_as_1["version"] = 1;
+  check_outcome(v2_as_1.dump());
+  REQUIRE(refused == 4);
+}
