@@ -86,7 +86,7 @@ void App::start() {
   else if (series_.empty() && !tables_.empty()) view_ = View::beyond;
   else view_ = View::throughput;
   sync_frames();
-  if (options_.step >= 0) playback_.scrub(options_.step);
+  if (options_.frame >= 0) playback_.scrub(options_.frame);
   else if (options_.screenshot) playback_.last();
 }
 

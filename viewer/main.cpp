@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   CLI::App cli{"ReduceLab viewer: throughput of the ladder and the recorded reduction trees"};
   cli.add_option("--results", opt.results, "a results JSON (reducelab.results); repeatable");
   cli.add_option("--trace", opt.traces, "a trace JSON (reducelab.trace); repeatable, two are shown side by side");
-  cli.add_option("--step", opt.step, "the frame of the trees to show, from 0 (one frame per launch and tree level)")
+  cli.add_option("--step", opt.frame, "the frame of the trees to show, from 0 (one frame per launch and tree level)")
       ->check(CLI::NonNegativeNumber);
   cli.add_option("--view", opt.view, "throughput, bars, tree or beyond (lessons 13-16's tables)")
       ->check(CLI::IsMember({"throughput", "bars", "tree", "beyond"}));
