@@ -332,6 +332,11 @@ void read_events(const json& doc, Trace& t, const Checker& c) {
              " launches)");
     }
     e.launch = static_cast<int>(launch);
+    // One stream: a launch starts after the previous one ended, and event order is time order.
+    if (!t.events.empty() && e.launch < t.events.back().launch) {
+      c.fail(where + "launch " + std::to_string(e.launch) + " comes after events of launch " +
+             std::to_string(t.events.back().launch) + " (events are in launch order)");
+    }
     const Launch& l = t.launches[static_cast<std::size_t>(e.launch)];
     e.kind = kind_of(a[1], c, where + "kind");
     const bool barrier = is_barrier(e.kind);

@@ -33,6 +33,7 @@ void check_valid(const Trace& t) {
   for (std::size_t i = 0; i < t.events.size(); ++i) {
     const Event& e = t.events[i];
     REQUIRE((e.launch >= 0 && e.launch < static_cast<int>(t.launches.size())));
+    if (i > 0) REQUIRE(t.events[i - 1].launch <= e.launch);
     const Launch& l = t.launches[static_cast<std::size_t>(e.launch)];
     REQUIRE((e.block >= 0 && e.block < l.grid));
     REQUIRE((e.thread >= -1 && e.thread < l.block));

@@ -132,6 +132,8 @@ TEST_CASE("refusals name the file and the first problem on one line", "[loader]"
       {"t.json: event 0: has 13 fields, not 14", [](json& d) { d["events"][0].erase(13); }},
       {"t.json: event 0: must be an array, not object", [](json& d) { d["events"][0] = json::object(); }},
       {"t.json: event 0: launch 5 does not exist (2 launches)", [](json& d) { d["events"][0][0] = 5; }},
+      {"t.json: event 23: launch 0 comes after events of launch 1 (events are in launch order)",
+       [](json& d) { d["events"][23][0] = 0; }},
       {"t.json: event 0: kind \"add\" is not one of load, store, combine, shuffle, atomic, barrier, warp_barrier",
        [](json& d) { d["events"][0][1] = "add"; }},
       {"t.json: event 3: block 9 is outside launch 0's grid of 2", [](json& d) { d["events"][3][2] = 9; }},

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 
 #include "../trace/synthetic_trace.h"
 #include "common/trace/trace_loader.h"
@@ -103,4 +104,32 @@ TEST_CASE("layout of synthetic and recorded traces", "[layout]") {
       check_layout(load_trace(e.path().string()));
     }
   }
+}
+
+TEST_CASE("layout of any trace the loader accepts: parents below children, frames in order", "[layout]") {
+  // Operands rewritten at random (events, memory, constants): whatever loads must lay out.
+  std::ifstream in(std::string(RL_REPO_ROOT) + "/tests/trace/data/seq8_two_launches.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  std::mt19937 rng(7);
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  const char* spaces[] = {"const", "event", "shared", "input", "scratch"};
+  int loaded = 0;
+  for (int iter = 0; iter < 400; ++iter) {
+    nlohmann::json d = doc;
+    for (int k = 0; k < 3; ++k) {
+      auto& e = d["events"][static_cast<std::size_t>(pick(static_cast<int>(d["events"].size())))];
+      if (e[1] == "barrier") continue;
+      const std::size_t side = pick(2) == 0 || e[9] == "" ? 6 : 9;
+      const char* space = spaces[pick(5)];
+      e[side] = space;
+      e[side + 1] = std::string(space) == "const" ? -1 : pick(8);
+    }
+    try {
+      const Trace t = parse_trace(d.dump(), "m.json");
+      check_layout(t);
+      ++loaded;
+    } catch (const TraceError&) {
+    }
+  }
+  REQUIRE(loaded > 50);
 }
