@@ -214,7 +214,7 @@ TEST_CASE("a memory operand names the location's last version before the event",
   REQUIRE(c.level == 1);
 }
 
-TEST_CASE("reads the trace does not explain are marked; NaN reads of NaN versions are not", "[model][unexplained]") {
+TEST_CASE("reads the trace does not explain are marked, but NaN reads of NaN versions are not", "[model][unexplained]") {
   const double nan = std::nan("");
   const Trace t = inline_trace(json::array({
       {0, "load", 0, 0, "shared", 0, "input", 0, 1, "", -1, 0, 1, 10},
