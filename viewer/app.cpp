@@ -86,7 +86,7 @@ void App::start() {
   else if (series_.empty() && !tables_.empty()) view_ = View::beyond;
   else view_ = View::throughput;
   sync_frames();
-  if (options_.step >= 0) playback_.scrub(options_.step);
+  if (options_.frame >= 0) playback_.scrub(options_.frame);
   else if (options_.screenshot) playback_.last();
 }
 
@@ -186,13 +186,14 @@ void App::tree_view(ImVec2 size) {
   ImGui::SameLine();
   if (ImGui::Button(">|")) playback_.last();
   ImGui::SameLine();
-  int f = playback_.frame();
+  // Frames counted from 1 here, as the tree's header counts them ("frame 3/7").
+  int f = playback_.frame() + 1;
   ImGui::SetNextItemWidth(std::max(80.f, ImGui::GetContentRegionAvail().x - 170.f));
-  if (ImGui::SliderInt("##scrub", &f, 0, playback_.frame_count() - 1, "step %d")) playback_.scrub(f);
+  if (ImGui::SliderInt("##scrub", &f, 1, playback_.frame_count(), "frame %d")) playback_.scrub(f - 1);
   ImGui::SameLine();
   float speed = static_cast<float>(playback_.speed());
   ImGui::SetNextItemWidth(110);
-  if (ImGui::SliderFloat("##speed", &speed, 0.25f, 30.f, "%.2f steps/s", ImGuiSliderFlags_Logarithmic)) playback_.set_speed(speed);
+  if (ImGui::SliderFloat("##speed", &speed, 0.25f, 30.f, "%.2f frames/s", ImGuiSliderFlags_Logarithmic)) playback_.set_speed(speed);
 
   const bool two = right_ >= 0 && right_ < static_cast<int>(traces_.size()) && right_ != left_;
   const float gap = 8.f;
@@ -209,13 +210,9 @@ void App::tree_view(ImVec2 size) {
     const int frame = std::min(playback_.frame(), static_cast<int>(doc.layout.frames.size()) - 1);
     const double progress = frame == playback_.frame() ? playback_.progress() : 1.0;
     tv.draw(id, doc, frame, progress, {col_w, tree_h - ImGui::GetTextLineHeightWithSpacing() * 2});
-    const StepFacts* s = nullptr;
-    if (frame >= 0 && !doc.layout.frames.empty()) {
-      const Frame& fr = doc.layout.frames[static_cast<std::size_t>(frame)];
-      s = doc.facts.find(fr.launch, fr.step);
-    }
-    int no_lines[1] = {0};
-    doc.source.draw((std::string(id) + "src").c_str(), {col_w, source_h}, s ? s->lines : no_lines, s ? 4 : 0);
+    // The lines of this frame's own events: the additions, shuffles and stores, and its barriers.
+    const std::vector<int>& lines = frame_lines(doc.layout, frame);
+    doc.source.draw((std::string(id) + "src").c_str(), {col_w, source_h}, lines.data(), static_cast<int>(lines.size()));
     ImGui::PopClipRect();
     ImGui::EndGroup();
   };

@@ -21,7 +21,7 @@ enum class View { throughput, bars, tree, beyond };
 struct AppOptions {
   std::vector<std::string> results;
   std::vector<std::string> traces;
-  int step = -1;  // frame to show; -1: the first (interactive) or the last (screenshot)
+  int frame = -1;  // frame (launch, level) to show, from 0 (--step); -1: the first (interactive) or the last (screenshot)
   std::string view;  // "", "throughput", "bars", "tree", "beyond"
   std::string source_root;
   bool screenshot = false;

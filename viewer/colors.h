@@ -16,5 +16,6 @@ inline constexpr ImU32 kAxisColor = IM_COL32(160, 160, 170, 255);
 inline constexpr ImU32 kCanvasColor = IM_COL32(24, 24, 30, 255);
 inline constexpr ImU32 kErrorColor = IM_COL32(160, 40, 40, 255);
 inline constexpr ImU32 kHighlight = IM_COL32(255, 210, 80, 255);
+inline constexpr ImU32 kUnexplained = IM_COL32(255, 70, 60, 255);  // a read the trace does not explain
 
 }  // namespace rl::viewer

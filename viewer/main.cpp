@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
   CLI::App cli{"ReduceLab viewer: throughput of the ladder and the recorded reduction trees"};
   cli.add_option("--results", opt.results, "a results JSON (reducelab.results); repeatable");
   cli.add_option("--trace", opt.traces, "a trace JSON (reducelab.trace); repeatable, two are shown side by side");
-  cli.add_option("--step", opt.step, "the step (frame) of the trees to show")->check(CLI::NonNegativeNumber);
+  cli.add_option("--step", opt.frame, "the frame of the trees to show, from 0 (one frame per launch and tree level)")
+      ->check(CLI::NonNegativeNumber);
   cli.add_option("--view", opt.view, "throughput, bars, tree or beyond (lessons 13-16's tables)")
       ->check(CLI::IsMember({"throughput", "bars", "tree", "beyond"}));
   cli.add_option("--screenshot", screenshot, "render offscreen, write this PNG and exit");
@@ -116,12 +117,40 @@ int main(int argc, char** argv) {
       app.playback().play();
     }
 
-    auto render = [&](double dt) {
+    // One loop for the three ways the viewer runs, so that a screenshot and a measured frame are
+    // exactly the frames a student sees. What ends it: a screenshot once it is written, an fps
+    // measurement once its time is up, an interactive session when the window is closed.
+    enum class Mode { interactive, shot, measure };
+    const Mode mode = !screenshot.empty() ? Mode::shot : measure_fps > 0 ? Mode::measure : Mode::interactive;
+    // ImGui's layout settles over a few frames: the screenshot is the fourth, read back unswapped.
+    constexpr long kScreenshotFrame = 3;
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    auto last = t0;
+    long frames = 0;  // frames swapped so far
+    while (true) {
+      // 1. Poll events. Interactive and paused: sleep until input (or 0.1 s) instead of spinning.
+      if (mode == Mode::interactive && !app.playback().playing()) glfwWaitEventsTimeout(0.1);
+      else glfwPollEvents();
+      // Exit: the window was closed (a screenshot's hidden window is not; it ends once written).
+      if (mode != Mode::shot && glfwWindowShouldClose(window)) break;
+      const auto now = clock::now();
+      // Exit: the fps measurement's time is up.
+      if (mode == Mode::measure && std::chrono::duration<double>(now - t0).count() >= measure_fps) break;
+      // A screenshot shows the frame --step chose, whatever the clock did meanwhile.
+      const double dt = mode == Mode::shot ? 0.0 : std::chrono::duration<double>(now - last).count();
+      last = now;
+
+      // 2. Start the frame. Offscreen, the hidden window's size is the display.
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
       if (offscreen) io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
       ImGui::NewFrame();
+
+      // 3. Build the UI.
       app.frame(io.DisplaySize, dt);
+
+      // 4. Render.
       ImGui::Render();
       int fw, fh;
       glfwGetFramebufferSize(window, &fw, &fh);
@@ -129,52 +158,27 @@ int main(int argc, char** argv) {
       glClearColor(0.094f, 0.094f, 0.118f, 1.f);
       glClear(GL_COLOR_BUFFER_BIT);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    };
 
-    using clock = std::chrono::steady_clock;
-    if (!screenshot.empty()) {
-      // A few frames so that ImGui's layout settles, then read the last one back.
-      for (int i = 0; i < 4; ++i) {
-        glfwPollEvents();
-        render(0.0);
-        if (i < 3) glfwSwapBuffers(window);
+      // Exit: the screenshot, read back from the frame just rendered, before a swap discards it.
+      if (mode == Mode::shot && frames == kScreenshotFrame) {
+        const std::string err = rl::viewer::write_framebuffer_png(screenshot, fw, fh);
+        if (!err.empty()) {
+          std::cerr << "error: screenshot: " << err << "\n";
+          rc = 1;
+        }
+        break;
       }
-      int fw, fh;
-      glfwGetFramebufferSize(window, &fw, &fh);
-      const std::string err = rl::viewer::write_framebuffer_png(screenshot, fw, fh);
-      if (!err.empty()) {
-        std::cerr << "error: screenshot: " << err << "\n";
-        rc = 1;
-      }
-    } else if (measure_fps > 0) {
-      const auto t0 = clock::now();
-      auto last = t0;
-      long frames = 0;
-      while (!glfwWindowShouldClose(window)) {
-        glfwPollEvents();
-        const auto now = clock::now();
-        const double elapsed = std::chrono::duration<double>(now - t0).count();
-        if (elapsed >= measure_fps) break;
-        render(std::chrono::duration<double>(now - last).count());
-        last = now;
-        glfwSwapBuffers(window);
-        ++frames;
-      }
+
+      // 5. Swap.
+      glfwSwapBuffers(window);
+      ++frames;
+    }
+    if (mode == Mode::measure) {
       glFinish();
       const double secs = std::chrono::duration<double>(clock::now() - t0).count();
       std::printf("fps: %.1f (%ld frames in %.2f s, %zu trace%s, %dx%d, renderer %s)\n", static_cast<double>(frames) / secs,
                   frames, secs, app.trace_count(), app.trace_count() == 1 ? "" : "s", width, height,
                   reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
-    } else {
-      auto last = clock::now();
-      while (!glfwWindowShouldClose(window)) {
-        if (app.playback().playing()) glfwPollEvents();
-        else glfwWaitEventsTimeout(0.1);
-        const auto now = clock::now();
-        render(std::chrono::duration<double>(now - last).count());
-        last = now;
-        glfwSwapBuffers(window);
-      }
     }
   }
   ImGui_ImplOpenGL3_Shutdown();

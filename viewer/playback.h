@@ -1,5 +1,5 @@
 #pragma once
-// Play / pause / step / scrub over the frames of a trace (one frame per (launch, step)). Pure
+// Play / pause / step / scrub over the frames of a trace (one frame per (launch, level)). Pure
 // state machine with an explicit clock, so it is unit-tested.
 namespace rl::viewer {
 

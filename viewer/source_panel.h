@@ -1,6 +1,6 @@
 #pragma once
 // The kernel source a trace names (`source`), resolved against the source root, with the lines
-// of the current step's events highlighted. A missing file is a message in the panel.
+// of the current frame's events highlighted. A missing file is a message in the panel.
 #include <imgui.h>
 
 #include <string>

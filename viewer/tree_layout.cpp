@@ -10,26 +10,28 @@ TreeLayout layout_tree(const Trace& t) {
   const Dag& dag = t.dag;
   out.nodes.resize(dag.nodes.size());
 
-  // Frames: the distinct (launch, step) pairs of the DAG's nodes, in order (the DAG is built in
-  // that order, so a linear pass finds them).
+  // Frames: the distinct (launch, level) pairs of the events, in order; every node's event is
+  // one of them, and barriers join the frame of the level they close.
   std::map<std::pair<int, int>, int> frame_of;
-  for (const auto& n : dag.nodes) {
-    if (n.is_leaf()) continue;
-    if (frame_of.emplace(std::pair{n.launch, n.step}, 0).second) out.frames.push_back({n.launch, n.step, 0, 1});
+  for (std::size_t i = 0; i < t.events.size(); ++i) frame_of.emplace(std::pair{t.events[i].launch, t.level_of(i)}, 0);
+  for (auto& [key, index] : frame_of) {
+    index = static_cast<int>(out.frames.size());
+    out.frames.push_back({key.first, key.second, 0, 1, {}, {}});
   }
-  std::sort(out.frames.begin(), out.frames.end(),
-            [](const Frame& a, const Frame& b) { return std::pair{a.launch, a.step} < std::pair{b.launch, b.step}; });
-  for (std::size_t i = 0; i < out.frames.size(); ++i) {
-    frame_of[{out.frames[i].launch, out.frames[i].step}] = static_cast<int>(i);
+  for (std::size_t i = 0; i < t.events.size(); ++i) {
+    Frame& f = out.frames[static_cast<std::size_t>(frame_of[{t.events[i].launch, t.level_of(i)}])];
+    f.events.push_back(static_cast<int>(i));
+    const int line = t.events[i].line;
+    if (line > 0 && std::find(f.lines.begin(), f.lines.end(), line) == f.lines.end()) f.lines.push_back(line);
   }
 
-  // Rows within a frame: a node sits one row above a parent made in the same frame (a thread's
-  // load then combine then store within one step).
+  // Rows within a frame: a node sits one row above a parent made in the same frame (a load then
+  // the store of what it loaded, moves that keep their level).
   std::vector<int> sub(dag.nodes.size(), 0);
   std::vector<int> frame(dag.nodes.size(), -1);
   for (const auto& n : dag.nodes) {
     if (n.is_leaf()) continue;
-    const int f = frame_of[{n.launch, n.step}];
+    const int f = frame_of[{n.launch, n.level}];
     frame[static_cast<std::size_t>(n.id)] = f;
     int s = 0;
     for (int p : n.parents()) {
@@ -45,8 +47,8 @@ TreeLayout layout_tree(const Trace& t) {
   }
   out.rows = row;
 
-  // Preferred columns: leaves in input order; a node takes its first parent's column (the dst's
-  // previous version for a combine, the value read for a load or store); a node with no parents
+  // Preferred columns: leaves in input order; a node takes its first parent's column (operand a's
+  // version: the dst's previous value for a combine, the value read for a load or store); a node with no parents
   // takes its location's column, spread over the leaves' width by its launch-wide thread index.
   const float leaves = static_cast<float>(std::max(1, dag.leaf_count));
   std::vector<float> x(dag.nodes.size(), 0.f);
@@ -94,9 +96,8 @@ TreeLayout layout_tree(const Trace& t) {
       e.from = ps[i];
       e.to = n.id;
       const EventKind k = t.events[static_cast<std::size_t>(n.event)].kind;
-      const bool accum = k == EventKind::combine || k == EventKind::shuffle || k == EventKind::atomic;
-      // The first parent of an accumulating event is its dst's previous version when that existed.
-      e.carries = accum && i == 0 && dag.nodes[static_cast<std::size_t>(ps[0])].loc == n.loc;
+      // An addition whose first parent is its dst's previous version carries it on (a "+=").
+      e.carries = adds(k) && i == 0 && dag.nodes[static_cast<std::size_t>(ps[0])].loc == n.loc;
       e.shuffle = k == EventKind::shuffle && !e.carries;
       out.edges.push_back(e);
     }
@@ -104,5 +105,10 @@ TreeLayout layout_tree(const Trace& t) {
   return out;
 }
 
-}  // namespace rl::viewer
+const std::vector<int>& frame_lines(const TreeLayout& layout, int frame) {
+  static const std::vector<int> none;
+  if (layout.frames.empty()) return none;
+  return layout.frames[static_cast<std::size_t>(std::clamp(frame, 0, static_cast<int>(layout.frames.size()) - 1))].lines;
+}
 
+}  // namespace rl::viewer

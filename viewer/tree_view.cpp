@@ -23,12 +23,12 @@ std::unique_ptr<TraceDoc> make_trace_doc(Trace t, const std::string& source_root
 
 std::string facts_line(const TraceDoc& doc, int frame) {
   const auto& frames = doc.layout.frames;
-  if (frames.empty()) return "no steps recorded";
+  if (frames.empty()) return "no events recorded";
   const Frame& f = frames[static_cast<std::size_t>(std::clamp(frame, 0, static_cast<int>(frames.size()) - 1))];
-  const StepFacts* s = doc.facts.find(f.launch, f.step);
+  const LevelFacts* s = doc.facts.find(f.launch, f.level);
   char buf[256];
   if (!s) {
-    std::snprintf(buf, sizeof buf, "launch %d step %d", f.launch, f.step);
+    std::snprintf(buf, sizeof buf, "launch %d level %d", f.launch, f.level);
     return buf;
   }
   int shuffles = 0;
@@ -37,8 +37,8 @@ std::string facts_line(const TraceDoc& doc, int frame) {
                      : s->worst_bank_conflict == 1
                          ? "shared: no bank conflict"
                          : "shared: worst bank conflict " + std::to_string(s->worst_bank_conflict) + "-way";
-  std::snprintf(buf, sizeof buf, "launch %d step %d:  %d active threads  |  %d of %d warps divergent  |  %s%s", f.launch,
-                f.step, s->active_threads, s->divergent_warps, s->active_warps, bank.c_str(),
+  std::snprintf(buf, sizeof buf, "launch %d level %d:  %d active threads  |  %d of %d warps divergent  |  %s%s", f.launch,
+                f.level, s->active_threads, s->divergent_warps, s->active_warps, bank.c_str(),
                 shuffles ? ("  |  " + std::to_string(shuffles) + " shuffles").c_str() : "");
   return buf;
 }
@@ -72,10 +72,16 @@ void TreeView::draw(const char* id, const TraceDoc& doc, int frame, double progr
 
   ImGui::TextColored(ImVec4(1, 1, 1, 1), "%02d %s", t.lesson, t.title.c_str());
   ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "%s, %s | n=%lld, %zu launch%s", t.backend.c_str(), t.device.c_str(),
-                     static_cast<long long>(t.n), t.launches.size(), t.launches.size() == 1 ? "" : "es");
+  ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "%s, %s | n=%lld (%s, seed %llu), %zu launch%s, %d level%s",
+                     t.backend.c_str(), t.device.c_str(), static_cast<long long>(t.n), t.distribution.c_str(),
+                     static_cast<unsigned long long>(t.seed), t.launches.size(), t.launches.size() == 1 ? "" : "es",
+                     t.dag.max_level, t.dag.max_level == 1 ? "" : "s");
   if (t.overflow) {
     ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "OVERFLOW: the recorder lost events; this tree is incomplete");
+  }
+  if (!t.dag.unexplained.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%zu read%s of values the trace does not explain (ringed red)",
+                       t.dag.unexplained.size(), t.dag.unexplained.size() == 1 ? "" : "s");
   }
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 216, 100, 255));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
@@ -175,6 +181,7 @@ void TreeView::draw(const char* id, const TraceDoc& doc, int frame, double progr
     dl->AddRectFilled(a, b, with_alpha(fill, alpha), box_w > 6 ? 3.f : 0.f);
     if (current && box_w > 4) dl->AddRect(a, b, with_alpha(IM_COL32(255, 255, 255, 255), alpha), 3.f);
     if (n.node == t.dag.final_node && frame == frames - 1) dl->AddRect({a.x - 2, a.y - 2}, {b.x + 2, b.y + 2}, kHighlight, 3.f, 0, 2.f);
+    if (d.unexplained) dl->AddRect({a.x - 1, a.y - 1}, {b.x + 1, b.y + 1}, with_alpha(kUnexplained, alpha), 3.f, 0, 2.f);
     if (text) {
       format_value(buf, sizeof buf, d.value);
       const ImVec2 ts = ImGui::CalcTextSize(buf);
@@ -194,26 +201,35 @@ void TreeView::draw(const char* id, const TraceDoc& doc, int frame, double progr
       const Event& e = t.events[static_cast<std::size_t>(hover_node->event)];
       ImGui::Text("%s by block %d thread %d (warp %d, lane %d)", std::string(to_string(e.kind)).c_str(), e.block, e.thread,
                   e.thread / 32, e.thread % 32);
-      ImGui::Text("launch %d step %d, event %d, source line %d", e.launch, e.step, hover_node->event, e.line);
-      if (e.src.space.kind != SpaceKind::none) ImGui::Text("read %s", t.location_name(e.src).c_str());
+      ImGui::Text("launch %d level %d, event %d, source line %d", e.launch, hover_node->level, hover_node->event, e.line);
+      const Operand* ops[2] = {&e.a, &e.b};
+      for (int k = 0; k < 2; ++k) {
+        if (!ops[k]->present()) continue;
+        const bool bad = (hover_node->unexplained >> k) & 1;
+        const int v = hover_node->operand_nodes[static_cast<std::size_t>(k)];
+        char why[80] = "";
+        if (bad && v >= 0) {
+          std::snprintf(why, sizeof why, ", but its version holds %.9g", t.dag.nodes[static_cast<std::size_t>(v)].value);
+        } else if (bad) {
+          std::snprintf(why, sizeof why, ", but nothing wrote it before");
+        }
+        ImGui::TextColored(bad ? ImVec4(1, 0.45f, 0.4f, 1) : ImVec4(1, 1, 1, 1), "%c: %s = %.9g%s", k == 0 ? 'a' : 'b',
+                           t.location_name(ops[k]->loc).c_str(), ops[k]->value, why);
+      }
     }
     ImGui::EndTooltip();
   }
 
-  // Block 0's threads this step: coloured when active, grey when idle.
+  // Block 0's threads at this frame: coloured when active, grey when idle.
   if (frames > 0) {
     const Frame& fr = lay.frames[static_cast<std::size_t>(frame)];
     const int threads = t.launches[static_cast<std::size_t>(fr.launch)].block;
-    const StepFacts* s = doc.facts.find(fr.launch, fr.step);
     std::vector<char> active(static_cast<std::size_t>(threads), 0);
-    if (s) {
-      for (const auto& n : t.dag.nodes) {
-        if (n.launch == fr.launch && n.step == fr.step && n.block == 0 && n.thread >= 0 && n.thread < threads) {
-          const Event& e = t.events[static_cast<std::size_t>(n.event)];
-          if (e.kind == EventKind::load || e.kind == EventKind::combine || e.kind == EventKind::shuffle) {
-            active[static_cast<std::size_t>(n.thread)] = 1;
-          }
-        }
+    for (int ei : fr.events) {
+      const Event& e = t.events[static_cast<std::size_t>(ei)];
+      if (e.block == 0 && e.thread >= 0 && e.thread < threads &&
+          (e.kind == EventKind::load || e.kind == EventKind::combine || e.kind == EventKind::shuffle)) {
+        active[static_cast<std::size_t>(e.thread)] = 1;
       }
     }
     const ImVec2 so{origin.x, origin.y + size.y + 4};

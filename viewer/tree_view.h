@@ -1,7 +1,8 @@
 #pragma once
-// Draws a trace's tree up to the current frame: node boxes with values coloured by warp (nodes
-// made by this step in full colour, earlier ones greyed), edges, shuffles as lane-to-lane arrows,
-// the threads of block 0 active or idle, and a line of facts for the step.
+// Draws a trace's tree up to the current frame (one per launch and level): node boxes with values
+// coloured by warp (nodes of this frame in full colour, earlier ones greyed; a red ring where an
+// operand read a value the trace does not explain), edges, shuffles as lane-to-lane arrows, the
+// threads of block 0 active or idle, and a line of facts for the frame.
 #include <imgui.h>
 
 #include <memory>
@@ -24,7 +25,7 @@ struct TraceDoc {
 
 std::unique_ptr<TraceDoc> make_trace_doc(Trace t, const std::string& source_root);
 
-// The facts line for a frame: "launch 0 step 2: 16 active threads, 1 of 1 warps divergent, ..."
+// The facts line for a frame: "launch 0 level 2:  16 active threads  |  1 of 1 warps divergent  |  ..."
 std::string facts_line(const TraceDoc& doc, int frame);
 
 class TreeView {

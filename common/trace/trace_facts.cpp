@@ -1,6 +1,7 @@
 #include "common/trace/trace_facts.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <set>
@@ -8,10 +9,10 @@
 
 namespace rl {
 
-void Totals::add(const StepFacts& s) {
-  active_thread_steps += s.active_threads;
-  active_warp_steps += s.active_warps;
-  divergent_warp_steps += s.divergent_warps;
+void Totals::add(const LevelFacts& s) {
+  active_thread_levels += s.active_threads;
+  active_warp_levels += s.active_warps;
+  divergent_warp_levels += s.divergent_warps;
   worst_bank_conflict = std::max(worst_bank_conflict, s.worst_bank_conflict);
   shared_accesses += s.shared_accesses;
   conflicted_accesses += s.conflicted_accesses;
@@ -19,12 +20,12 @@ void Totals::add(const StepFacts& s) {
   for (const auto& w : s.shuffles) shuffles += static_cast<std::int64_t>(w.pairs.size());
 }
 
-const StepFacts* TraceFacts::find(int launch, int step) const {
-  auto it = std::lower_bound(steps.begin(), steps.end(), std::pair{launch, step},
-                             [](const StepFacts& s, const std::pair<int, int>& k) {
-                               return std::pair{s.launch, s.step} < k;
+const LevelFacts* TraceFacts::find(int launch, int level) const {
+  auto it = std::lower_bound(levels.begin(), levels.end(), std::pair{launch, level},
+                             [](const LevelFacts& s, const std::pair<int, int>& k) {
+                               return std::pair{s.launch, s.level} < k;
                              });
-  return it != steps.end() && it->launch == launch && it->step == step ? &*it : nullptr;
+  return it != levels.end() && it->launch == launch && it->level == level ? &*it : nullptr;
 }
 
 namespace {
@@ -37,40 +38,86 @@ int conflict_ways(const std::vector<std::int64_t>& addresses) {
   return worst;
 }
 
-// Facts of one (launch, step) from the indexes of its events.
-StepFacts step_facts(const Trace& t, const std::vector<int>& idx) {
-  StepFacts f;
-  const Event& first = t.events[static_cast<std::size_t>(idx.front())];
-  f.launch = first.launch;
-  f.step = first.step;
+// A memory location within one block of one launch, as a map key: (launch, block, space, index),
+// with global buffers as space 16 + buffer.
+using LocKey = std::tuple<int, int, int, std::int64_t>;
+LocKey loc_key(const Event& e, const Location& l) {
+  if (l.space.kind == SpaceKind::buffer) return {e.launch, e.block, 16 + l.space.buffer, l.index};
+  return {e.launch, e.block, static_cast<int>(l.space.kind), l.index};
+}
+
+// Who held each memory value in a register: for every location, the events whose a operand read it
+// (in event order), so that a shuffle whose b operand names the location finds the lane it came from.
+using Holders = std::map<LocKey, std::vector<int>>;
+
+Holders holders_of(const Trace& t) {
+  Holders h;
+  for (std::size_t i = 0; i < t.events.size(); ++i) {
+    const Event& e = t.events[i];
+    if (e.a.memory()) h[loc_key(e, e.a.loc)].push_back(static_cast<int>(i));
+  }
+  return h;
+}
+
+// The source lane of shuffle event `ei` (see WarpShuffles), or -1.
+int source_lane(const Trace& t, const Holders& holders, int ei) {
+  const Event& e = t.events[static_cast<std::size_t>(ei)];
+  const int warp = e.thread / kWarpSize;
+  if (e.b.loc.space.kind == SpaceKind::event) {
+    const Event& src = t.events[static_cast<std::size_t>(e.b.loc.index)];
+    return src.thread >= 0 && src.thread / kWarpSize == warp ? src.thread % kWarpSize : -1;
+  }
+  if (!e.b.memory()) return -1;
+  auto it = holders.find(loc_key(e, e.b.loc));
+  if (it == holders.end()) return -1;
+  int best = -1;
+  int best_distance = 0;
+  for (int hi : it->second) {
+    const Event& h = t.events[static_cast<std::size_t>(hi)];
+    if (h.thread == e.thread || h.thread < 0 || h.thread / kWarpSize != warp) continue;
+    const int d = std::abs(hi - ei);
+    if (best < 0 || d < best_distance) {
+      best = h.thread % kWarpSize;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+// Facts of one (launch, level) from the indexes of its events.
+LevelFacts level_facts(const Trace& t, const Holders& holders, int launch, int level, const std::vector<int>& idx) {
+  LevelFacts f;
+  f.launch = launch;
+  f.level = level;
   const int block_size = t.launches[static_cast<std::size_t>(f.launch)].block;
 
   std::set<std::pair<int, int>> active;  // (block, thread)
-  // (block, warp, line, kind, dst?, ordinal) -> addresses; the ordinal separates repeated
-  // accesses of one lane to one instruction within a step (a loop inside the step).
+  // (block, warp, line, kind, side, ordinal) -> addresses; the ordinal separates repeated
+  // accesses of one lane to one instruction within a level (a loop inside the level).
   using AccessKey = std::tuple<int, int, int, int, int, int>;
   std::map<AccessKey, std::vector<std::int64_t>> accesses;
-  std::map<std::tuple<int, int, int, int, int>, int> ordinal;  // (block, thread, line, kind, dst?) -> count
+  std::map<std::tuple<int, int, int, int, int>, int> ordinal;  // (block, thread, line, kind, side) -> count
   std::map<std::pair<int, int>, std::vector<std::pair<int, int>>> shuffles;
-  int lines = 0;
 
   for (int i : idx) {
     const Event& e = t.events[static_cast<std::size_t>(i)];
-    if (e.line > 0 && lines < 4 && std::find(f.lines, f.lines + lines, e.line) == f.lines + lines) f.lines[lines++] = e.line;
-    if (e.thread < 0) continue;
+    if (e.line > 0 && std::find(f.lines.begin(), f.lines.end(), e.line) == f.lines.end()) f.lines.push_back(e.line);
+    if (e.thread < 0 || is_barrier(e.kind)) continue;
     if (e.kind == EventKind::load || e.kind == EventKind::combine || e.kind == EventKind::shuffle) {
       active.insert({e.block, e.thread});
     }
     const int warp = e.thread / kWarpSize;
-    auto note = [&](const Location& l, bool dst) {
+    auto note = [&](const Location& l, AccessSide side) {
       if (l.space.kind != SpaceKind::shared) return;
-      const int k = ordinal[{e.block, e.thread, e.line, static_cast<int>(e.kind), dst ? 1 : 0}]++;
-      accesses[{e.block, warp, e.line, static_cast<int>(e.kind), dst ? 1 : 0, k}].push_back(l.index);
+      const int s = static_cast<int>(side);
+      const int k = ordinal[{e.block, e.thread, e.line, static_cast<int>(e.kind), s}]++;
+      accesses[{e.block, warp, e.line, static_cast<int>(e.kind), s, k}].push_back(l.index);
     };
-    note(e.dst, true);
-    note(e.src, false);
-    if (e.kind == EventKind::shuffle && e.src.space.kind == SpaceKind::reg) {
-      shuffles[{e.block, warp}].emplace_back(e.thread % kWarpSize, static_cast<int>(e.src.index % kWarpSize));
+    note(e.dst, AccessSide::dst);
+    note(e.a.loc, AccessSide::a);
+    note(e.b.loc, AccessSide::b);
+    if (e.kind == EventKind::shuffle) {
+      shuffles[{e.block, warp}].emplace_back(e.thread % kWarpSize, source_lane(t, holders, i));
     }
   }
 
@@ -89,7 +136,7 @@ StepFacts step_facts(const Trace& t, const std::vector<int>& idx) {
     a.warp = std::get<1>(key);
     a.line = std::get<2>(key);
     a.kind = static_cast<EventKind>(std::get<3>(key));
-    a.dst = std::get<4>(key) == 1;
+    a.side = static_cast<AccessSide>(std::get<4>(key));
     a.banks.reserve(addresses.size());
     for (auto ad : addresses) a.banks.push_back(bank_of(ad));
     a.conflict_ways = conflict_ways(addresses);
@@ -112,31 +159,18 @@ StepFacts step_facts(const Trace& t, const std::vector<int>& idx) {
 TraceFacts compute_facts(const Trace& t) {
   TraceFacts out;
   out.launches.resize(t.launches.size());
-  std::vector<int> order(t.events.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    const Event& x = t.events[static_cast<std::size_t>(a)];
-    const Event& y = t.events[static_cast<std::size_t>(b)];
-    return std::pair{x.launch, x.step} < std::pair{y.launch, y.step};
-  });
-  std::vector<int> group;
-  auto flush = [&] {
-    if (group.empty()) return;
-    StepFacts f = step_facts(t, group);
+  // The loader fills the DAG; a Trace built by hand may not have it yet.
+  const Dag built = t.dag.event_levels.size() == t.events.size() ? Dag{} : build_dag(t);
+  const std::vector<int>& levels = t.dag.event_levels.size() == t.events.size() ? t.dag.event_levels : built.event_levels;
+  std::map<std::pair<int, int>, std::vector<int>> groups;  // (launch, level) -> events, in event order
+  for (std::size_t i = 0; i < t.events.size(); ++i) groups[{t.events[i].launch, levels[i]}].push_back(static_cast<int>(i));
+  const Holders holders = holders_of(t);
+  for (const auto& [key, idx] : groups) {
+    LevelFacts f = level_facts(t, holders, key.first, key.second, idx);
     out.launches[static_cast<std::size_t>(f.launch)].add(f);
     out.total.add(f);
-    out.steps.push_back(std::move(f));
-    group.clear();
-  };
-  for (int i : order) {
-    if (!group.empty()) {
-      const Event& g = t.events[static_cast<std::size_t>(group.front())];
-      const Event& e = t.events[static_cast<std::size_t>(i)];
-      if (g.launch != e.launch || g.step != e.step) flush();
-    }
-    group.push_back(i);
+    out.levels.push_back(std::move(f));
   }
-  flush();
   return out;
 }
 

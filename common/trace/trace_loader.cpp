@@ -62,7 +62,10 @@ class Checker {
     if (!j.is_number_integer()) fail(what + " must be an integer, not " + type_of(j));
     if (j.is_number_unsigned()) {
       const auto u = j.get<std::uint64_t>();
-      if (u > static_cast<std::uint64_t>(hi) || (lo > 0 && u < static_cast<std::uint64_t>(lo))) fail(what + " " + std::to_string(u) + " is out of range " + range(lo, hi));
+      // A range below zero ([-1, -1] for "no index") holds no unsigned value at all.
+      if (hi < 0 || u > static_cast<std::uint64_t>(hi) || (lo > 0 && u < static_cast<std::uint64_t>(lo))) {
+        fail(what + " " + std::to_string(u) + " is out of range " + range(lo, hi));
+      }
       return static_cast<std::int64_t>(u);
     }
     const auto v = j.get<std::int64_t>();
@@ -124,25 +127,47 @@ void check_depth(std::string_view text, const Checker& c) {
   }
 }
 
-Space space_of(const json& j, const Trace& t, const Checker& c, const std::string& what, bool allow_none) {
+// Where a destination went: shared, register or a buffer; "" only for barriers (checked by the caller).
+Space dst_space_of(const json& j, const Trace& t, const Checker& c, const std::string& what) {
   const std::string s = c.string(j, what);
   if (s == "shared") return {SpaceKind::shared, -1};
   if (s == "register") return {SpaceKind::reg, -1};
-  if (s.empty() && allow_none) return {SpaceKind::none, -1};
+  if (s.empty()) return {SpaceKind::none, -1};
   for (std::size_t i = 0; i < t.buffers.size(); ++i) {
     if (t.buffers[i] == s) return {SpaceKind::buffer, static_cast<int>(i)};
   }
   c.fail(what + " " + quote_name(s) + " is not shared, register or a name in buffers");
 }
 
+// Where an operand came from: nothing, a constant, an earlier event (a register value), shared
+// memory or a buffer. A register is never an operand: its value is named by the event that made it.
+Space operand_space_of(const json& j, const Trace& t, const Checker& c, const std::string& what) {
+  const std::string s = c.string(j, what);
+  if (s.empty()) return {SpaceKind::none, -1};
+  if (s == "const") return {SpaceKind::constant, -1};
+  if (s == "event") return {SpaceKind::event, -1};
+  if (s == "shared") return {SpaceKind::shared, -1};
+  for (std::size_t i = 0; i < t.buffers.size(); ++i) {
+    if (t.buffers[i] == s) return {SpaceKind::buffer, static_cast<int>(i)};
+  }
+  c.fail(what + " " + quote_name(s) + " is not \"\", const, event, shared or a name in buffers");
+}
+
 EventKind kind_of(const json& j, const Checker& c, const std::string& what) {
   const std::string s = c.string(j, what);
-  static constexpr EventKind kinds[] = {EventKind::load,  EventKind::combine, EventKind::shuffle,
-                                        EventKind::store, EventKind::atomic,  EventKind::barrier};
+  static constexpr EventKind kinds[] = {EventKind::load,   EventKind::store,   EventKind::combine,     EventKind::shuffle,
+                                        EventKind::atomic, EventKind::barrier, EventKind::warp_barrier};
   for (EventKind k : kinds) {
     if (s == to_string(k)) return k;
   }
-  c.fail(what + " " + quote_name(s) + " is not one of load, combine, shuffle, store, atomic, barrier");
+  c.fail(what + " " + quote_name(s) + " is not one of load, store, combine, shuffle, atomic, barrier, warp_barrier");
+}
+
+// A recorded value: a number, or null where it was not a finite number (NaN in the model).
+double value_of(const json& j, const Checker& c, const std::string& what) {
+  if (j.is_null()) return std::numeric_limits<double>::quiet_NaN();
+  if (!j.is_number()) c.fail(what + " must be a number or null, not " + type_of(j));
+  return c.number(j, what);
 }
 
 void read_header(const json& doc, Trace& t, const Checker& c) {
@@ -150,10 +175,15 @@ void read_header(const json& doc, Trace& t, const Checker& c) {
   t.schema = c.string(f("schema"), "schema");
   if (t.schema != "reducelab.trace") c.fail("schema is " + quote_name(t.schema) + ", not \"reducelab.trace\"");
   const json& v = f("version");
-  if (!v.is_number_integer() || !(v.is_number_unsigned() ? v.get<std::uint64_t>() == 1 : v.get<std::int64_t>() == 1)) {
-    c.fail("version is " + printable(v.dump(), 40) + ", only version 1 is understood");
-  }
-  t.version = 1;
+  auto is = [&](std::int64_t want) {
+    return v.is_number_integer() &&
+           (v.is_number_unsigned() ? v.get<std::uint64_t>() == static_cast<std::uint64_t>(want) : v.get<std::int64_t>() == want);
+  };
+  // Version 1 carried a step per event that the kernels counted themselves; its files cannot be
+  // turned into version 2's operands, so the only way forward is to record them again.
+  if (is(1)) c.fail("trace format version 1 is no longer read; record it again with the lesson's --trace FILE");
+  if (!is(2)) c.fail("version is " + printable(v.dump(), 40) + ", only version 2 is understood");
+  t.version = 2;
   t.lesson = static_cast<int>(c.integer(f("lesson"), "lesson", 0, 1000));
   t.slug = c.string(f("slug"), "slug");
   t.title = c.string(f("title"), "title");
@@ -164,6 +194,11 @@ void read_header(const json& doc, Trace& t, const Checker& c) {
   t.source = c.string(f("source"), "source");
   t.n = c.integer(f("n"), "n", 1, kIndexMax);
   t.block = static_cast<int>(c.integer(f("block"), "block", 1, 1024));
+  const json& seed = f("seed");
+  if (!seed.is_number_integer()) c.fail(std::string("seed must be an integer, not ") + type_of(seed));
+  if (!seed.is_number_unsigned() && seed.get<std::int64_t>() < 0) c.fail("seed " + seed.dump() + " is negative");
+  t.seed = seed.get<std::uint64_t>();
+  t.distribution = c.string(f("distribution"), "distribution");
 
   const json& input = f("input");
   if (!input.is_array()) c.fail(std::string("input must be an array, not ") + type_of(input));
@@ -172,13 +207,16 @@ void read_header(const json& doc, Trace& t, const Checker& c) {
   }
   t.input.reserve(input.size());
   for (std::size_t i = 0; i < input.size(); ++i) t.input.push_back(c.number(input[i], "input[" + std::to_string(i) + "]"));
-  t.result = c.number(f("result"), "result");
+  // A wrong kernel may well produce NaN, which JSON writes as null.
+  t.result = value_of(f("result"), c, "result");
 
   const json& buffers = f("buffers");
   if (!buffers.is_array()) c.fail(std::string("buffers must be an array, not ") + type_of(buffers));
   for (std::size_t i = 0; i < buffers.size(); ++i) {
     std::string b = c.string(buffers[i], "buffers[" + std::to_string(i) + "]");
-    if (b.empty() || b == "shared" || b == "register") c.fail("buffers[" + std::to_string(i) + "] " + quote_name(b) + " is not a usable name");
+    if (b.empty() || b == "shared" || b == "register" || b == "const" || b == "event") {
+      c.fail("buffers[" + std::to_string(i) + "] " + quote_name(b) + " is not a usable name");
+    }
     for (const auto& other : t.buffers) {
       if (other == b) c.fail("buffers[" + std::to_string(i) + "] " + quote_name(b) + " is named twice");
     }
@@ -196,34 +234,83 @@ void read_header(const json& doc, Trace& t, const Checker& c) {
     launch.kernel = c.string(c.field(l, "kernel", where), where + "kernel");
     launch.grid = static_cast<int>(c.integer(c.field(l, "grid", where), where + "grid", 1, kIntMax));
     launch.block = static_cast<int>(c.integer(c.field(l, "block", where), where + "block", 1, 1024));
-    // FORMAT.md shows a per-launch n; the lessons' writers leave it out, so it is optional.
+    // FORMAT.md shows no per-launch n; hand-written and synthetic traces may say it, so it is optional.
     if (auto it = l.find("n"); it != l.end()) launch.n = c.integer(*it, where + "n", 0, kIndexMax);
     t.launches.push_back(std::move(launch));
   }
 
+  const json& barriers = f("barriers");
+  if (!barriers.is_boolean()) c.fail(std::string("barriers must be a boolean, not ") + type_of(barriers));
+  t.barriers = barriers.get<bool>();
   t.capacity = c.integer(f("capacity"), "capacity", 0, kIndexMax);
   const json& overflow = f("overflow");
   if (!overflow.is_boolean()) c.fail(std::string("overflow must be a boolean, not ") + type_of(overflow));
   t.overflow = overflow.get<bool>();
 }
 
-std::int64_t bounded_index(const json& j, Space space, const Event& e, const Trace& t, const Checker& c,
-                           const std::string& where, const char* what) {
-  if (space.kind == SpaceKind::none) {
-    c.integer(j, where + what, -1, -1);
-    return -1;
+// A destination's index, in bounds for its space.
+std::int64_t dst_index_of(const json& j, const Event& e, const Trace& t, const Checker& c, const std::string& where) {
+  const std::string what = where + "dst_index";
+  if (e.kind == EventKind::barrier) return c.integer(j, what, -1, -1);
+  if (e.kind == EventKind::warp_barrier) {
+    const std::int64_t mask = c.integer(j, what, std::numeric_limits<std::int64_t>::min(), kIndexMax);
+    if (mask <= 0 || mask > 0xffffffffLL) c.fail(what + " " + std::to_string(mask) + " is not a mask of 1 to 32 lanes");
+    return mask;
   }
-  const std::int64_t idx = c.integer(j, where + what, std::numeric_limits<std::int64_t>::min(), kIndexMax);
-  if (idx < 0) c.fail(where + what + " " + std::to_string(idx) + " is negative");
+  const std::int64_t idx = c.integer(j, what, std::numeric_limits<std::int64_t>::min(), kIndexMax);
+  if (idx < 0) c.fail(what + " " + std::to_string(idx) + " is negative");
   const Launch& l = t.launches[static_cast<std::size_t>(e.launch)];
-  if ((space.kind == SpaceKind::shared || space.kind == SpaceKind::reg) && idx >= l.block) {
-    c.fail(where + what + " " + std::to_string(idx) + " is outside launch " + std::to_string(e.launch) + "'s block of " +
+  if (e.dst.space.kind == SpaceKind::reg && idx >= l.block) {
+    c.fail(what + " " + std::to_string(idx) + " is outside launch " + std::to_string(e.launch) + "'s block of " +
            std::to_string(l.block));
   }
-  if (space.kind == SpaceKind::buffer && space.buffer == t.input_buffer() && idx >= t.n) {
-    c.fail(where + what + " " + std::to_string(idx) + " is outside input of n = " + std::to_string(t.n));
+  if (e.dst.space.kind == SpaceKind::buffer && e.dst.space.buffer == t.input_buffer() && idx >= t.n) {
+    c.fail(what + " " + std::to_string(idx) + " is outside input of n = " + std::to_string(t.n));
   }
   return idx;
+}
+
+// An operand's index, in bounds for its space; an event operand names an earlier event of the same
+// block of the same launch (registers belong to one thread of one block) that made a value.
+std::int64_t operand_index_of(const json& j, Space space, const Event& e, std::size_t self, const Trace& t,
+                              const Checker& c, const std::string& what) {
+  if (space.kind == SpaceKind::none || space.kind == SpaceKind::constant) return c.integer(j, what, -1, -1);
+  const std::int64_t idx = c.integer(j, what, std::numeric_limits<std::int64_t>::min(), kIndexMax);
+  if (idx < 0) c.fail(what + " " + std::to_string(idx) + " is negative");
+  if (space.kind == SpaceKind::event) {
+    if (idx >= static_cast<std::int64_t>(self)) {
+      c.fail(what + " " + std::to_string(idx) + " is not an earlier event (this is event " + std::to_string(self) + ")");
+    }
+    const Event& src = t.events[static_cast<std::size_t>(idx)];
+    if (is_barrier(src.kind)) c.fail(what + " " + std::to_string(idx) + " names a " + std::string(to_string(src.kind)) + ", which makes no value");
+    if (src.launch != e.launch || src.block != e.block) {
+      c.fail(what + " " + std::to_string(idx) + " names an event of launch " + std::to_string(src.launch) + " block " +
+             std::to_string(src.block) + ", not of this event's launch " + std::to_string(e.launch) + " block " +
+             std::to_string(e.block));
+    }
+  }
+  if (space.kind == SpaceKind::buffer && space.buffer == t.input_buffer() && idx >= t.n) {
+    c.fail(what + " " + std::to_string(idx) + " is outside input of n = " + std::to_string(t.n));
+  }
+  return idx;
+}
+
+// Which operands each kind reads (FORMAT.md, "Kinds"): barriers none, load and store a alone,
+// the additions a and b.
+void check_operand_present(const Event& e, int which, const json& space, const Checker& c, const std::string& where) {
+  const bool present = (which == 0 ? e.a : e.b).present();
+  const std::string field = which == 0 ? "a_space" : "b_space";
+  const std::string kind(to_string(e.kind));
+  const std::string shown = field + " is " + quote_name(space.get<std::string>());
+  if (is_barrier(e.kind)) {
+    if (present) c.fail(where + "a " + kind + " reads no operand, but " + shown);
+  } else if (adds(e.kind)) {
+    if (!present) c.fail(where + "a" + (e.kind == EventKind::atomic ? "n " : " ") + kind + " adds two operands, but " + shown);
+  } else if (which == 0 && !present) {
+    c.fail(where + "a " + kind + " reads operand a, but " + shown);
+  } else if (which == 1 && present) {
+    c.fail(where + "a " + kind + " reads one operand, but " + shown);
+  }
 }
 
 void read_events(const json& doc, Trace& t, const Checker& c) {
@@ -237,7 +324,7 @@ void read_events(const json& doc, Trace& t, const Checker& c) {
     const std::string where = "event " + std::to_string(i) + ": ";
     const json& a = events[i];
     if (!a.is_array()) c.fail(where + "must be an array, not " + type_of(a));
-    if (a.size() != 11) c.fail(where + "has " + std::to_string(a.size()) + " fields, not 11");
+    if (a.size() != 14) c.fail(where + "has " + std::to_string(a.size()) + " fields, not 14");
     Event e;
     const std::int64_t launch = c.integer(a[0], where + "launch", 0, kIntMax);
     if (launch >= static_cast<std::int64_t>(t.launches.size())) {
@@ -245,29 +332,56 @@ void read_events(const json& doc, Trace& t, const Checker& c) {
              " launches)");
     }
     e.launch = static_cast<int>(launch);
+    // One stream: a launch starts after the previous one ended, and event order is time order.
+    if (!t.events.empty() && e.launch < t.events.back().launch) {
+      c.fail(where + "launch " + std::to_string(e.launch) + " comes after events of launch " +
+             std::to_string(t.events.back().launch) + " (events are in launch order)");
+    }
     const Launch& l = t.launches[static_cast<std::size_t>(e.launch)];
-    e.step = static_cast<int>(c.integer(a[1], where + "step", 0, kIntMax));
-    e.kind = kind_of(a[2], c, where + "kind");
-    const std::int64_t block = c.integer(a[3], where + "block", 0, kIntMax);
+    e.kind = kind_of(a[1], c, where + "kind");
+    const bool barrier = is_barrier(e.kind);
+    if (barrier && !t.barriers) c.fail(where + "a " + std::string(to_string(e.kind)) + " in a trace whose barriers is false");
+    const std::int64_t block = c.integer(a[2], where + "block", 0, kIntMax);
     if (block >= l.grid) {
       c.fail(where + "block " + std::to_string(block) + " is outside launch " + std::to_string(e.launch) + "'s grid of " +
              std::to_string(l.grid));
     }
     e.block = static_cast<int>(block);
-    const bool barrier = e.kind == EventKind::barrier;
-    const std::int64_t thread = c.integer(a[4], where + "thread", -1, kIntMax);
-    if (thread == -1 && !barrier) c.fail(where + "thread -1 is only for barriers");
+    const std::int64_t thread = c.integer(a[3], where + "thread", -1, kIntMax);
+    if (e.kind == EventKind::barrier && thread != -1) c.fail(where + "a barrier's thread must be -1, not " + std::to_string(thread));
+    if (e.kind != EventKind::barrier && thread == -1) c.fail(where + "thread -1 is only for barriers");
     if (thread >= l.block) {
       c.fail(where + "thread " + std::to_string(thread) + " is outside launch " + std::to_string(e.launch) +
              "'s block of " + std::to_string(l.block));
     }
+    if (e.kind == EventKind::warp_barrier && thread % 32 != 0) {
+      c.fail(where + "a warp_barrier's thread must be its warp's lane 0, not " + std::to_string(thread));
+    }
     e.thread = static_cast<int>(thread);
-    e.dst.space = space_of(a[5], t, c, where + "dst_space", barrier);
-    e.dst.index = bounded_index(a[6], e.dst.space, e, t, c, where, "dst_index");
-    e.src.space = space_of(a[7], t, c, where + "src_space", barrier);
-    e.src.index = bounded_index(a[8], e.src.space, e, t, c, where, "src_index");
-    e.value = c.number(a[9], where + "value");
-    e.line = static_cast<int>(c.integer(a[10], where + "line", 0, kIntMax));
+
+    e.dst.space = dst_space_of(a[4], t, c, where + "dst_space");
+    if (barrier != (e.dst.space.kind == SpaceKind::none)) {
+      c.fail(where + "dst_space " + quote_name(a[4].get<std::string>()) +
+             (barrier ? " must be \"\" for a " + std::string(to_string(e.kind)) : std::string(" is only for barriers")));
+    }
+    const std::int64_t dst_index = dst_index_of(a[5], e, t, c, where);
+    if (e.kind == EventKind::warp_barrier) {
+      e.mask = static_cast<std::uint32_t>(dst_index);
+    } else {
+      e.dst.index = dst_index;
+    }
+
+    for (int k = 0; k < 2; ++k) {
+      const std::string side = k == 0 ? "a" : "b";
+      Operand& op = k == 0 ? e.a : e.b;
+      const json& space = a[static_cast<std::size_t>(6 + 3 * k)];
+      op.loc.space = operand_space_of(space, t, c, where + side + "_space");
+      check_operand_present(e, k, space, c, where);
+      op.loc.index = operand_index_of(a[static_cast<std::size_t>(7 + 3 * k)], op.loc.space, e, i, t, c, where + side + "_index");
+      op.value = value_of(a[static_cast<std::size_t>(8 + 3 * k)], c, where + side + "_value");
+    }
+    e.value = value_of(a[12], c, where + "value");
+    e.line = static_cast<int>(c.integer(a[13], where + "line", 0, kIntMax));
     t.events.push_back(e);
   }
 }

@@ -1,7 +1,9 @@
 #pragma once
-// Reads a trace file and checks everything FORMAT.md says a valid trace satisfies. Anything else
-// throws rl::TraceError with one line: "<name>: <first problem>". Never crashes or hangs, whatever
-// the bytes: the text is capped in size and nesting depth before it is parsed.
+// Reads a trace file (version 2) and checks everything FORMAT.md says a valid trace satisfies, then
+// derives its DAG and levels (trace_model.h). Anything else throws rl::TraceError with one line:
+// "<name>: <first problem>"; a version 1 file gets a line that says to record it again. Never
+// crashes or hangs, whatever the bytes: the text is capped in size and nesting depth before it is
+// parsed.
 #include <cstddef>
 #include <string>
 #include <string_view>

@@ -1,7 +1,10 @@
 #include "common/trace/trace_model.h"
 
 #include <algorithm>
-#include <numeric>
+#include <climits>
+#include <cmath>
+#include <limits>
+#include <map>
 #include <unordered_map>
 
 namespace rl {
@@ -9,14 +12,17 @@ namespace rl {
 std::string_view to_string(EventKind k) {
   switch (k) {
     case EventKind::load: return "load";
+    case EventKind::store: return "store";
     case EventKind::combine: return "combine";
     case EventKind::shuffle: return "shuffle";
-    case EventKind::store: return "store";
     case EventKind::atomic: return "atomic";
     case EventKind::barrier: return "barrier";
+    case EventKind::warp_barrier: return "warp_barrier";
   }
   return "?";
 }
+
+bool same_value(double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); }
 
 int Trace::input_buffer() const {
   for (std::size_t i = 0; i < buffers.size(); ++i) {
@@ -28,6 +34,13 @@ int Trace::input_buffer() const {
 std::string Trace::location_name(const Location& l) const {
   switch (l.space.kind) {
     case SpaceKind::none: return "-";
+    case SpaceKind::constant: return "const";
+    // Appended, not "literal" + std::string: GCC 12 warns (-Wrestrict) falsely on the latter.
+    case SpaceKind::event: {
+      std::string s = "event ";
+      s += std::to_string(l.index);
+      return s;
+    }
     case SpaceKind::shared: {
       std::string s = "shared[";
       s += std::to_string(l.index);
@@ -76,16 +89,6 @@ Key key_of(const Event& e, const Location& l) {
   return {e.launch, e.block, static_cast<int>(l.space.kind), l.index};
 }
 
-// What a (launch, step) group did to one location: the version before the group touched it and
-// the last thread that wrote it, so that a read by another thread sees the value from before the
-// step (events of one step may be recorded in any order across threads) while a thread's own
-// earlier write in the same step is seen (program order within a thread).
-struct GroupWrite {
-  int before;
-  int block;
-  int thread;
-};
-
 }  // namespace
 
 Dag build_dag(const Trace& t) {
@@ -93,6 +96,9 @@ Dag build_dag(const Trace& t) {
   const int in_buf = t.input_buffer();
   dag.leaf_count = static_cast<int>(t.input.size());
   dag.nodes.reserve(t.input.size() + t.events.size());
+  dag.event_nodes.assign(t.events.size(), -1);
+  dag.event_levels.assign(t.events.size(), 0);
+  // The current version of every location written so far (and of the input leaves).
   std::unordered_map<Key, int, KeyHash> current;
   current.reserve(t.input.size() + t.events.size());
   for (std::size_t i = 0; i < t.input.size(); ++i) {
@@ -104,76 +110,100 @@ Dag build_dag(const Trace& t) {
     if (in_buf >= 0) current[{-1, -1, 16 + in_buf, static_cast<std::int64_t>(i)}] = leaf.id;
   }
 
-  std::vector<int> order(t.events.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    const Event& x = t.events[static_cast<std::size_t>(a)];
-    const Event& y = t.events[static_cast<std::size_t>(b)];
-    return x.launch != y.launch ? x.launch < y.launch : x.step < y.step;
-  });
-
-  std::unordered_map<Key, GroupWrite, KeyHash> group;
-  int last_global_write = -1;
   int output_node = -1;
+  int last_global_write = -1;
   int out_buf = -1;
   for (std::size_t i = 0; i < t.buffers.size(); ++i) {
     if (t.buffers[i] == "output") out_buf = static_cast<int>(i);
   }
 
-  for (std::size_t oi = 0; oi < order.size(); ++oi) {
-    const int ei = order[oi];
-    const Event& e = t.events[static_cast<std::size_t>(ei)];
-    if (oi > 0) {
-      const Event& prev = t.events[static_cast<std::size_t>(order[oi - 1])];
-      if (prev.launch != e.launch || prev.step != e.step) group.clear();
-    }
-    if (e.kind == EventKind::barrier || e.dst.space.kind == SpaceKind::none) continue;
-
-    auto version_of = [&](const Key& k) {
-      auto it = current.find(k);
-      return it == current.end() ? -1 : it->second;
-    };
-    auto read = [&](const Key& k) {
-      auto g = group.find(k);
-      if (g != group.end() && (g->second.block != e.block || g->second.thread != e.thread)) return g->second.before;
-      return version_of(k);
-    };
+  // One pass in event order: the file's order is the order the backend recorded, which for a
+  // kernel without races is an order in which every write comes before the reads that see it.
+  for (std::size_t ei = 0; ei < t.events.size(); ++ei) {
+    const Event& e = t.events[ei];
+    if (is_barrier(e.kind) || e.dst.space.kind == SpaceKind::none) continue;
 
     DagNode node;
     node.id = static_cast<int>(dag.nodes.size());
-    node.step = e.step;
     node.launch = e.launch;
     node.block = e.block;
     node.thread = e.thread;
     node.loc = e.dst;
     node.value = e.value;
-    node.event = ei;
-    const Key dk = key_of(e, e.dst);
-    const bool accumulates =
-        e.kind == EventKind::combine || e.kind == EventKind::shuffle || e.kind == EventKind::atomic;
-    if (accumulates) {
-      const int p = version_of(dk);
-      if (p >= 0) node.parent_ids[static_cast<std::size_t>(node.parent_count++)] = p;
-    }
-    if (e.src.space.kind != SpaceKind::none) {
-      const int s = read(key_of(e, e.src));
-      if (s >= 0 && (node.parent_count == 0 || node.parent_ids[0] != s)) {
-        node.parent_ids[static_cast<std::size_t>(node.parent_count++)] = s;
+    node.event = static_cast<int>(ei);
+
+    int versions = 0;
+    int deepest = 0;
+    const Operand* ops[2] = {&e.a, &e.b};
+    for (int k = 0; k < 2; ++k) {
+      const Operand& op = *ops[k];
+      int version = -1;
+      if (op.loc.space.kind == SpaceKind::event) {
+        // The loader checked that it is an earlier, non-barrier event, so it made a node already.
+        version = dag.event_nodes[static_cast<std::size_t>(op.loc.index)];
+      } else if (op.memory()) {
+        auto it = current.find(key_of(e, op.loc));
+        version = it == current.end() ? -1 : it->second;
+      }
+      node.operand_nodes[static_cast<std::size_t>(k)] = version;
+      if (version >= 0) {
+        const DagNode& v = dag.nodes[static_cast<std::size_t>(version)];
+        ++versions;
+        deepest = std::max(deepest, v.level);
+        if (std::find(node.parent_ids.begin(), node.parent_ids.begin() + node.parent_count, version) ==
+            node.parent_ids.begin() + node.parent_count) {
+          node.parent_ids[static_cast<std::size_t>(node.parent_count++)] = version;
+        }
+      }
+      // A read of memory nothing wrote, or a value other than the version's: unexplained.
+      const bool unexplained = (op.memory() && version < 0) ||
+                               (version >= 0 && !same_value(op.value, dag.nodes[static_cast<std::size_t>(version)].value));
+      if (unexplained) {
+        node.unexplained = static_cast<std::uint8_t>(node.unexplained | (1u << k));
+        dag.unexplained.push_back({static_cast<int>(ei), k, version, op.value,
+                                   version >= 0 ? dag.nodes[static_cast<std::size_t>(version)].value
+                                                : std::numeric_limits<double>::quiet_NaN()});
       }
     }
-    auto g = group.find(dk);
-    if (g == group.end()) {
-      group.emplace(dk, GroupWrite{version_of(dk), e.block, e.thread});
-    } else {
-      g->second.block = e.block;
-      g->second.thread = e.thread;
-    }
-    current[dk] = node.id;
+    // FORMAT.md's rules: an addition of two versions is one level above the deeper; an addition of
+    // a constant or a move keeps its version's level; no version at all is level 0.
+    node.level = adds(e.kind) && versions == 2 ? deepest + 1 : deepest;
+    dag.max_level = std::max(dag.max_level, node.level);
+
+    current[key_of(e, e.dst)] = node.id;
     if (e.dst.space.kind == SpaceKind::buffer) {
       last_global_write = node.id;
       if (e.dst.space.buffer == out_buf && e.dst.index == 0) output_node = node.id;
     }
+    dag.event_nodes[ei] = node.id;
+    dag.event_levels[ei] = node.level;
     dag.nodes.push_back(node);
+  }
+
+  // Barriers take the level their block reached before them (the level they close), or their
+  // launch's lowest level when the block had done nothing yet.
+  std::vector<int> lowest(t.launches.size(), INT_MAX);
+  for (std::size_t ei = 0; ei < t.events.size(); ++ei) {
+    const Event& e = t.events[ei];
+    if (!is_barrier(e.kind) && static_cast<std::size_t>(e.launch) < lowest.size()) {
+      lowest[static_cast<std::size_t>(e.launch)] = std::min(lowest[static_cast<std::size_t>(e.launch)], dag.event_levels[ei]);
+    }
+  }
+  std::map<std::pair<int, int>, int> reached;  // (launch, block) -> highest level so far
+  for (std::size_t ei = 0; ei < t.events.size(); ++ei) {
+    const Event& e = t.events[ei];
+    if (!is_barrier(e.kind)) {
+      int& r = reached.try_emplace({e.launch, e.block}, 0).first->second;
+      r = std::max(r, dag.event_levels[ei]);
+      continue;
+    }
+    auto it = reached.find({e.launch, e.block});
+    if (it != reached.end()) {
+      dag.event_levels[ei] = it->second;
+    } else {
+      const int low = static_cast<std::size_t>(e.launch) < lowest.size() ? lowest[static_cast<std::size_t>(e.launch)] : INT_MAX;
+      dag.event_levels[ei] = low == INT_MAX ? 0 : low;
+    }
   }
 
   if (output_node >= 0) {

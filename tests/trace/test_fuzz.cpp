@@ -6,7 +6,10 @@
 #include <filesystem>
 #include <random>
 
+#include "common/trace/stale_reads.h"
+#include "common/trace/trace_facts.h"
 #include "common/trace/trace_loader.h"
+#include "synthetic_trace.h"
 #include "test_support.h"
 
 using namespace rl;
@@ -20,42 +23,87 @@ int refused = 0;
 // An independent oracle for what the loader accepted: FORMAT.md's rules, restated.
 void check_valid(const Trace& t) {
   REQUIRE(t.schema == "reducelab.trace");
+  REQUIRE(t.version == 2);
   REQUIRE(static_cast<std::int64_t>(t.input.size()) == t.n);
   for (double v : t.input) REQUIRE(std::isfinite(v));
   REQUIRE((t.block >= 1 && t.block <= 1024));
   REQUIRE(!t.launches.empty());
   for (const auto& l : t.launches) REQUIRE((l.grid >= 1 && l.block >= 1 && l.block <= 1024));
   REQUIRE(static_cast<std::int64_t>(t.events.size()) <= t.capacity);
-  for (const auto& e : t.events) {
+  for (std::size_t i = 0; i < t.events.size(); ++i) {
+    const Event& e = t.events[i];
     REQUIRE((e.launch >= 0 && e.launch < static_cast<int>(t.launches.size())));
+    if (i > 0) REQUIRE(t.events[i - 1].launch <= e.launch);
     const Launch& l = t.launches[static_cast<std::size_t>(e.launch)];
     REQUIRE((e.block >= 0 && e.block < l.grid));
     REQUIRE((e.thread >= -1 && e.thread < l.block));
-    REQUIRE((e.thread >= 0 || e.kind == EventKind::barrier));
-    REQUIRE(e.step >= 0);
-    REQUIRE(std::isfinite(e.value));
-    for (const Location* loc : {&e.dst, &e.src}) {
-      if (loc->space.kind == SpaceKind::none) continue;
-      REQUIRE(loc->index >= 0);
-      if (loc->space.kind != SpaceKind::buffer) REQUIRE(loc->index < l.block);
-      if (loc->space.kind == SpaceKind::buffer) {
-        REQUIRE((loc->space.buffer >= 0 && loc->space.buffer < static_cast<int>(t.buffers.size())));
-        if (loc->space.buffer == t.input_buffer()) REQUIRE(loc->index < t.n);
+    REQUIRE((e.thread == -1) == (e.kind == EventKind::barrier));
+    if (e.kind == EventKind::warp_barrier) REQUIRE((e.thread % 32 == 0 && e.mask != 0));
+    if (is_barrier(e.kind)) REQUIRE(t.barriers);
+    REQUIRE(is_barrier(e.kind) == (e.dst.space.kind == SpaceKind::none));
+    REQUIRE(e.dst.space.kind != SpaceKind::constant);
+    REQUIRE(e.dst.space.kind != SpaceKind::event);
+    if (!is_barrier(e.kind)) {
+      REQUIRE(e.dst.index >= 0);
+      if (e.dst.space.kind == SpaceKind::reg) REQUIRE(e.dst.index < l.block);
+      if (e.dst.space.kind == SpaceKind::buffer && e.dst.space.buffer == t.input_buffer()) REQUIRE(e.dst.index < t.n);
+    }
+    REQUIRE(e.a.present() == !is_barrier(e.kind));
+    REQUIRE(e.b.present() == adds(e.kind));
+    for (const Operand* op : {&e.a, &e.b}) {
+      const Location& loc = op->loc;
+      REQUIRE(loc.space.kind != SpaceKind::reg);
+      switch (loc.space.kind) {
+        case SpaceKind::none:
+        case SpaceKind::constant: REQUIRE(loc.index == -1); break;
+        case SpaceKind::event: {
+          REQUIRE((loc.index >= 0 && loc.index < static_cast<std::int64_t>(i)));
+          const Event& src = t.events[static_cast<std::size_t>(loc.index)];
+          REQUIRE(!is_barrier(src.kind));
+          REQUIRE((src.launch == e.launch && src.block == e.block));
+          break;
+        }
+        case SpaceKind::shared: REQUIRE(loc.index >= 0); break;
+        case SpaceKind::buffer:
+          REQUIRE(loc.index >= 0);
+          REQUIRE((loc.space.buffer >= 0 && loc.space.buffer < static_cast<int>(t.buffers.size())));
+          if (loc.space.buffer == t.input_buffer()) REQUIRE(loc.index < t.n);
+          break;
+        case SpaceKind::reg: break;
       }
     }
   }
 }
 
-// Parses `text`; a success must pass the oracle and give a self-consistent DAG, a failure one
-// line naming the file.
+// What the model derives from an accepted trace: a DAG in topological order, levels by the rules.
+void check_dag(const Trace& t) {
+  const Dag& dag = t.dag;
+  std::size_t barriers = 0;
+  for (const auto& e : t.events) barriers += is_barrier(e.kind) ? 1 : 0;
+  REQUIRE(dag.nodes.size() == t.input.size() + t.events.size() - barriers);
+  REQUIRE(dag.event_nodes.size() == t.events.size());
+  REQUIRE(dag.event_levels.size() == t.events.size());
+  for (const auto& n : dag.nodes) {
+    REQUIRE(n.level >= 0);
+    REQUIRE(n.level <= dag.max_level);
+    for (int p : n.parents()) {
+      REQUIRE((p >= 0 && p < n.id));
+      REQUIRE(dag.nodes[static_cast<std::size_t>(p)].level <= n.level);
+    }
+  }
+  if (t.events.size() + t.input.size() > 0) REQUIRE((dag.final_node >= 0 && dag.final_node < static_cast<int>(dag.nodes.size())));
+}
+
+// Parses `text`; a success must pass the oracle, give a self-consistent DAG and let the facts and
+// the stale-read finder run; a failure must be one line naming the file.
 void check_outcome(const std::string& text) {
   try {
     const Trace t = parse_trace(text, "fuzz.json");
     check_valid(t);
-    for (const auto& n : t.dag.nodes) {
-      for (int p : n.parents()) REQUIRE((p >= 0 && p < n.id));
-    }
-    REQUIRE(t.dag.nodes.size() <= t.input.size() + t.events.size());
+    check_dag(t);
+    const TraceFacts f = compute_facts(t);
+    REQUIRE(f.launches.size() == t.launches.size());
+    for (const auto& s : find_stale_reads(t)) REQUIRE(s.describe().find('\n') == std::string::npos);
     ++accepted;
   } catch (const TraceError& e) {
     const std::string msg = e.what();
@@ -109,8 +157,10 @@ TEST_CASE("truncating a small trace at every byte offset never crashes", "[fuzz]
 }
 
 TEST_CASE("replacing each number with hostile values never crashes", "[fuzz]") {
-  for (const char* file : {"interleaved8.json", "seq8_two_launches.json"}) {
-    const std::string text = test::read_text(test::data_path(file));
+  // The hand-written traces, and a synthetic one whose operands are events (register values).
+  for (const std::string& text : {test::read_text(test::data_path("interleaved8.json")),
+                                 test::read_text(test::data_path("seq8_two_launches.json")),
+                                 test::synthetic_trace(test::Pattern::warp_shuffle, 8, 8)}) {
     const auto spans = number_spans(text);
     REQUIRE(spans.size() > 50);
     for (const auto& [b, e] : spans) {
@@ -173,7 +223,7 @@ TEST_CASE("deleting any field or replacing any value with another type never cra
     }
   }
   for (std::size_t ev = 0; ev < doc["events"].size(); ++ev) {
-    for (std::size_t f = 0; f < 11; ++f) {
+    for (std::size_t f = 0; f < 14; ++f) {
       json d = doc;
       d["events"][ev].erase(f);
       check_outcome(d.dump());
@@ -213,4 +263,108 @@ TEST_CASE("the regression corpus: inputs that once found bugs", "[fuzz]") {
     ++files;
   }
   REQUIRE(files > 0);
+}
+
+TEST_CASE("operands that point forward, at barriers, out of range or at other blocks never crash", "[fuzz]") {
+  const json doc = json::parse(test::read_text(test::data_path("seq8_two_launches.json")));
+  const auto count = static_cast<std::int64_t>(doc["events"].size());
+  const json spaces[] = {"", "const", "event", "shared", "input", "scratch", "output", "register", "nowhere", nullptr, 3};
+  accepted = refused = 0;
+  for (std::size_t ev = 0; ev < doc["events"].size(); ++ev) {
+    for (std::size_t side : {6u, 9u}) {
+      for (const auto& space : spaces) {
+        for (std::int64_t index : {std::int64_t{-2}, std::int64_t{-1}, std::int64_t{0}, std::int64_t{3}, std::int64_t{8},
+                                   static_cast<std::int64_t>(ev) - 1, static_cast<std::int64_t>(ev),
+                                   static_cast<std::int64_t>(ev) + 1, count, count + 5, std::int64_t{1} << 41}) {
+          json d = doc;
+          d["events"][ev][side] = space;
+          d["events"][ev][side + 1] = index;
+          check_outcome(d.dump());
+        }
+      }
+    }
+  }
+  REQUIRE(accepted > 0);  // some of these are valid traces (a load of a constant, say)
+  REQUIRE(refused > accepted);
+}
+
+TEST_CASE("random mutations of valid v2 traces never crash", "[fuzz]") {
+  std::mt19937 rng(20250214);
+  const std::vector<json> docs = {json::parse(test::read_text(test::data_path("seq8_two_launches.json"))),
+                                  json::parse(test::read_text(test::data_path("interleaved8.json"))),
+                                  json::parse(test::synthetic_trace(test::Pattern::warp_shuffle, 40, 64)),
+                                  json::parse(test::synthetic_trace(test::Pattern::interleaved_strided, 64, 32))};
+  const char* kinds[] = {"load", "store", "combine", "shuffle", "atomic", "barrier", "warp_barrier", "step"};
+  const char* spaces[] = {"", "const", "event", "shared", "register", "input", "scratch", "output"};
+  auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  accepted = refused = 0;
+  for (int iter = 0; iter < 6000; ++iter) {
+    json d = docs[static_cast<std::size_t>(pick(static_cast<int>(docs.size())))];
+    json& events = d["events"];
+    const int n = static_cast<int>(events.size());
+    const int edits = 1 + pick(3);
+    for (int k = 0; k < edits; ++k) {
+      json& e = events[static_cast<std::size_t>(pick(n))];
+      switch (pick(9)) {
+        case 0: e[1] = kinds[pick(8)]; break;
+        case 1: e[3] = pick(3) == 0 ? -1 : pick(70); break;
+        case 2: e[static_cast<std::size_t>(6 + 3 * pick(2))] = spaces[pick(8)]; break;
+        case 3: e[static_cast<std::size_t>(7 + 3 * pick(2))] = pick(n + 4) - 2; break;
+        case 4: e[static_cast<std::size_t>(8 + 3 * pick(3))] = nullptr; break;  // a_value, b_value or value
+        case 5: e[4] = spaces[pick(8)]; e[5] = pick(3) == 0 ? 0xffffffffLL : pick(70) - 1; break;
+        case 6: e.erase(static_cast<std::size_t>(pick(static_cast<int>(e.size())))); break;
+        case 7: e.push_back(pick(2) ? json(0) : json(nullptr)); break;
+        default: std::swap(events[static_cast<std::size_t>(pick(n))], events[static_cast<std::size_t>(pick(n))]); break;
+      }
+    }
+    if (pick(10) == 0) d["barriers"] = !d["barriers"].get<bool>();
+    check_outcome(d.dump());
+  }
+  REQUIRE(accepted > 0);
+  REQUIRE(refused > 0);
+}
+
+TEST_CASE("null values, wrong field counts and version 1 files are refused or loaded, never crash", "[fuzz]") {
+  const json doc = json::parse(test::read_text(test::data_path("interleaved8.json")));
+  // Every value of every event null: a valid trace (NaN values, unexplained reads).
+  json nulls = doc;
+  for (auto& e : nulls["events"]) {
+    for (std::size_t f : {8u, 11u, 12u}) e[f] = nullptr;
+  }
+  accepted = refused = 0;
+  check_outcome(nulls.dump());
+  REQUIRE(accepted == 1);
+  const Trace t = parse_trace(nulls.dump(), "fuzz.json");
+  REQUIRE(!t.dag.unexplained.empty());
+  // Null where a number must be.
+  for (std::size_t f = 0; f < 14; ++f) {
+    if (f == 8 || f == 11 || f == 12) continue;
+    json d = doc;
+    d["events"][9][f] = nullptr;
+    check_outcome(d.dump());
+  }
+  // Every field count but 14.
+  for (std::size_t size = 0; size <= 20; ++size) {
+    json d = doc;
+    json e = json::array();
+    for (std::size_t f = 0; f < size; ++f) e.push_back(f < 14 ? doc["events"][9][f] : json(0));
+    d["events"][9] = e;
+    check_outcome(d.dump());
+  }
+  // Version 1 files: as they are, claiming version 2, and a version 2 file claiming version 1.
+  const std::string v1 = test::read_text(test::data_path("v1_seq8_two_launches.json"));
+  REQUIRE(!v1.empty());
+  refused = 0;
+  check_outcome(v1);
+  json v1_as_2 = json::parse(v1);
+  v1_as_2["version"] = 2;
+  check_outcome(v1_as_2.dump());
+  v1_as_2["seed"] = 1;
+  v1_as_2["distribution"] = "";
+  v1_as_2["barriers"] = true;
+  check_outcome(v1_as_2.dump());
+  json v2_as_1 = doc;
+  v2_as_1["version"] = 1;
+  check_outcome(v2_as_1.dump());
+  REQUIRE(refused == 4);
 }

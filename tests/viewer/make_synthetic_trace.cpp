@@ -1,4 +1,4 @@
-// Writes a synthetic trace (tests/trace/synthetic_trace.h) to stdout:
+// Writes a synthetic trace (tests/trace/synthetic_trace.h, format version 2) to stdout:
 //   make_synthetic_trace sequential|interleaved_divergent|interleaved_strided|warp_shuffle N BLOCK
 // viewer/testdata/synthetic_1024_sequential.json (the 60 fps check) was made with
 //   make_synthetic_trace sequential 1024 256

@@ -22,13 +22,13 @@ case "$MODE" in
     xvfb "$VIEWER" "$(flag_for "$INPUT")" "$INPUT" ${VIEW:+--view "$VIEW"} --size "$size" --screenshot "$png" || exit 1
     "$PNG_CHECK" "$png" "$w" "$h"
     ;;
-  steps)
-    first="$OUT/steps-first.png"
-    last="$OUT/steps-last.png"
+  frames)
+    first="$OUT/frames-first.png"
+    last="$OUT/frames-last.png"
     xvfb "$VIEWER" --trace "$INPUT" --step 0 --screenshot "$first" || exit 1
     xvfb "$VIEWER" --trace "$INPUT" --step 999 --screenshot "$last" || exit 1
     # The left column of the tree above the leaves, where the combines at shared[0] and the
-    # output node (the final node) appear only in later steps.
+    # output node (the final node) appear only in later frames.
     "$PNG_CHECK" --differ "$first" "$last" 50 110 70 300
     ;;
   malformed)
