@@ -74,20 +74,7 @@ for step in "${steps[@]}"; do
       ;;
     traces)
       note "traces of every lesson on the GPU (n = 64, block 32), packed into traces.tgz"
-      mkdir -p "$out/traces"
-      for exe in $build/bin/[0-9][0-9]_*; do
-        name=$(basename "$exe")
-        [ "$name" = 17_multi_gpu_nccl ] && continue  # records no trace: lesson 11's kernel does its work
-        case $name in 14_*|15_*) continue ;; esac     # matrices: no --trace (their tables are the record)
-        "$exe" --trace "$out/traces/$name.h100.json" --check-only >/dev/null 2>"$out/traces/$name.err" \
-          || { echo "$name: trace failed: $(cat "$out/traces/$name.err")"; }
-        rm -f "$out/traces/$name.err"
-      done
-      # Lessons 01-03 again with eight warps a block, where divergence and bank conflicts show.
-      for exe in $build/bin/0[123]_*; do
-        "$exe" --trace "$out/traces/$(basename "$exe").b256.h100.json" --n 512 --block 256 --check-only >/dev/null
-      done
-      ls "$out/traces"
+      bash tests/device/record-traces.sh $build "$out/traces" gpu h100 || status=1
       tar -C "$out" -czf "$out/traces.tgz" traces && rm -rf "$out/traces"
       ;;
     bench)
