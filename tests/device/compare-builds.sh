@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Run ON THE GPU MACHINE: the ladder of another tree (BEFORE, e.g. the commit before a refactor,
+# carried as a folder) against this tree's, in one session, alternating A B A B at each size so that
+# drift of the card shows as spread rather than as a difference. Builds only the runner of BEFORE;
+# expects this tree's runner in build-device (tests/device/run.sh build). Writes ladder JSON and a
+# comparison table (compare-ladders.py) under $OUT.
+#   bash tests/device/compare-builds.sh .carry/before "2^20 2^24 2^28" 2
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+before=$1 sizes=${2:-"2^20 2^24 2^28"} rounds=${3:-2}
+out=${OUT:-/tmp/reducelab-out}
+mkdir -p "$out"
+export CMAKE_PREFIX_PATH=$root/.carry/root/usr
+cmake -S "$before" -B "$before/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBoost_USE_STATIC_LIBS=ON \
+  -DREDUCELAB_VIEWER=OFF -DREDUCELAB_TESTS=OFF >"$out/before-configure.log" 2>&1 || { tail -20 "$out/before-configure.log"; exit 1; }
+cmake --build "$before/build" -j "$(nproc)" --target reducelab >"$out/before-build.log" 2>&1 \
+  || { grep -E "error" -A3 "$out/before-build.log" | head -40; exit 1; }
+for n in $sizes; do
+  tag=$(echo "$n" | tr -d '^')
+  for r in $(seq 1 "$rounds"); do
+    "$before/build/bin/reducelab" ladder --n "$n" --json "$out/before-$tag-$r.json" >/dev/null || exit 1
+    build-device/bin/reducelab ladder --n "$n" --json "$out/after-$tag-$r.json" >/dev/null || exit 1
+  done
+done
+python3 tests/device/compare-ladders.py "$out" | tee "$out/compare.md"
