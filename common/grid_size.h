@@ -10,30 +10,38 @@
 
 RL_NAMESPACE_BEGIN
 
-// One launch of a tree plan: `blocks` blocks reduce the `count` values at `in` to one partial each,
-// at `out` (the plan's own output when blocks == 1).
-struct TreePass {
+// One launch of a multi-pass plan: `blocks` blocks reduce the `count` values at `in` to one partial
+// each, at `out` (the plan's own output on the last pass).
+struct Pass {
   const float* in;
   float* out;
   std::uint64_t count;
   unsigned blocks;
 };
 
+// The launches of one reduction, in order (at most 16: even per_block = 32 needs 13 passes for 2^64).
+struct Passes {
+  Pass pass[16];
+  unsigned count = 0;
+  const Pass* begin() const { return pass; }
+  const Pass* end() const { return pass + count; }
+};
+
 // The passes of lessons 01-06, whose blocks each turn `per_block` values into one partial: the same
 // kernel runs again over the partials until a single block writes `out`. n = 0 still makes one pass
 // of one block, whose masking writes the identity, 0. Later passes reuse two scratch regions in turn.
-template <class Launch>
-void for_each_tree_pass(const float* in, float* out, std::uint64_t n, std::uint64_t per_block, void* scratch,
-                        Launch&& launch_pass) {
-  float* regions[2] = {static_cast<float*>(scratch), static_cast<float*>(scratch) + ceil_div(n, per_block)};
-  TreePass pass{in, nullptr, n, 0};
-  for (int k = 0;; ++k) {
-    const std::uint64_t blocks = pass.count == 0 ? 1 : ceil_div(pass.count, per_block);
-    pass.blocks = static_cast<unsigned>(blocks);
-    pass.out = blocks == 1 ? out : regions[k % 2];
-    launch_pass(pass);
-    if (blocks == 1) return;
-    pass = TreePass{pass.out, nullptr, blocks, 0};
+inline Passes tree_passes(const ReduceCall& c, std::uint64_t per_block) {
+  float* regions[2] = {static_cast<float*>(c.scratch), static_cast<float*>(c.scratch) + ceil_div(c.n, per_block)};
+  Passes passes;
+  const float* in = c.in;
+  std::uint64_t count = c.n;
+  for (;;) {
+    const std::uint64_t blocks = count == 0 ? 1 : ceil_div(count, per_block);
+    float* out = blocks == 1 ? c.out : regions[passes.count % 2];
+    passes.pass[passes.count++] = Pass{in, out, count, static_cast<unsigned>(blocks)};
+    if (blocks == 1) return passes;
+    in = out;
+    count = blocks;
   }
 }
 
@@ -60,6 +68,21 @@ inline unsigned persistent_grid(std::uint64_t n, unsigned block, unsigned items_
   const std::uint64_t resident = std::uint64_t{s.sm_count} * std::clamp(s.max_threads_per_sm / block, 1u, 32u);
   const std::uint64_t useful = ceil_div(std::max<std::uint64_t>(n, 1), std::uint64_t{block} * items_per_thread);
   return static_cast<unsigned>(std::min(resident, useful));
+}
+
+// The passes of lessons 07-09: a persistent grid leaves one partial per block in scratch, then one
+// block sums them; a single pass when one block suffices.
+inline Passes persistent_passes(const ReduceCall& c, unsigned items_per_thread) {
+  const unsigned grid = persistent_grid(c.n, c.block, items_per_thread, c.shape);
+  auto* partials = static_cast<float*>(c.scratch);
+  Passes passes;
+  if (grid == 1) {
+    passes.pass[passes.count++] = Pass{c.in, c.out, c.n, 1};
+  } else {
+    passes.pass[passes.count++] = Pass{c.in, partials, c.n, grid};
+    passes.pass[passes.count++] = Pass{partials, c.out, grid, 1};
+  }
+  return passes;
 }
 
 // A persistent grid's depth: each thread's sequential run and its block's tree, then a second

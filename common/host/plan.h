@@ -23,6 +23,20 @@ struct DeviceShape {
 
 struct TraceBuffer;
 
+// One reduction a plan is asked for: n floats at device address `in` into the one float at device
+// address `out`, with `block` threads a block and `scratch` (scratch_bytes of device memory), enqueued
+// on `stream`.
+struct ReduceCall {
+  const float* in = nullptr;
+  float* out = nullptr;
+  std::uint64_t n = 0;
+  unsigned block = 0;
+  void* scratch = nullptr;
+  DeviceShape shape;
+  void* stream = nullptr;
+};
+using ReduceFunction = void (*)(const ReduceCall& call);
+
 struct Plan {
   int lesson = 0;             // the rung's number, 1..
   std::string_view slug;      // folder name without the number: "sequential_addressing"
@@ -33,15 +47,13 @@ struct Plan {
   unsigned preferred_block = 0;
   // Device bytes of scratch that reduce() needs for this n and block size.
   std::size_t (*scratch_bytes)(std::uint64_t n, unsigned block, const DeviceShape& shape) = nullptr;
-  // Reduces n floats at device address `in` into the one float at device address `out`.
-  void (*reduce)(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch,
-                 const DeviceShape& shape, void* stream) = nullptr;
+  // Enqueues the reduction (the kernels' NoTrace policy: what is timed).
+  ReduceFunction reduce = nullptr;
   // The longest chain of float additions the plan makes (see summation_depth): sets the tolerance.
   std::uint64_t (*depth)(std::uint64_t n, unsigned block, const DeviceShape& shape) = nullptr;
   // The same launches with the kernels' RecordTrace policy, and how to point this plan's kernels at
   // a TraceBuffer (common/device/traced.h). Null where the kernels are not ours (lesson 12).
-  void (*reduce_traced)(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch,
-                        const DeviceShape& shape, void* stream) = nullptr;
+  ReduceFunction reduce_traced = nullptr;
   void (*attach_trace)(const TraceBuffer& buffer) = nullptr;
   // The kernel file this build compiled, relative to the source tree where it lies inside it: the
   // solution, the exercise (student mode) or a student's submission.

@@ -60,7 +60,7 @@ CaseResult Session::run(const Plan& plan, unsigned block, bool time_it) {
   DeviceBuffer out(device_, sizeof(float));
   DeviceBuffer scratch(device_, plan.scratch_bytes(n_, block, shape));
   auto call = [&](std::size_t copy) {
-    plan.reduce(copy_ptrs_[copy], out.get<float>(), n_, block, scratch.get(), shape, device_.stream());
+    plan.reduce({copy_ptrs_[copy], out.get<float>(), n_, block, scratch.get(), shape, device_.stream()});
   };
   // Poisoned output and scratch: a kernel that forgets to write shows NaN, never a stale right answer.
   device_.poison(out.get(), sizeof(float));
@@ -90,7 +90,7 @@ std::size_t Session::distinct_results(const Plan& plan, unsigned block, unsigned
   std::set<std::uint32_t> patterns;
   for (unsigned r = 0; r < runs; ++r) {
     device_.poison(out.get(), sizeof(float));
-    plan.reduce(copy_ptrs_[0], out.get<float>(), n_, block, scratch.get(), shape, device_.stream());
+    plan.reduce({copy_ptrs_[0], out.get<float>(), n_, block, scratch.get(), shape, device_.stream()});
     device_.synchronize();
     float got = 0.0f;
     device_.download(&got, out.get(), sizeof(float));

@@ -94,7 +94,7 @@ nlohmann::json record_trace(Session& session, const Plan& r, unsigned block, con
     launches.push_back({s, so_far});
   });
   try {
-    r.reduce_traced(session.device_input(), out.get<float>(), n, block, scratch.get(), shape, device.stream());
+    r.reduce_traced({session.device_input(), out.get<float>(), n, block, scratch.get(), shape, device.stream()});
     device.synchronize();
   } catch (...) {
     set_launch_observer({});

@@ -1,44 +1,27 @@
-// Lesson 01's launch plan: the grid, the block, the shared memory, and how often the kernel runs.
+// Lesson 01's launch plan: the grid, the block, the shared memory, the passes.
 // main.cpp -> rl::lesson_main<1> -> lesson_plans<1, backend>() at the end of this file, which CMake
 // compiles twice: by nvcc for the GPU and by g++ for the simulator.
-#include "common/grid_size.h"
-#include "common/kernel_source.h"
-#include "common/launch.h"
+#include "common/plan_entry.h"
 #include "lessons/01_interleaved_divergent/interleaved_divergent.cuh"
 
 RL_NAMESPACE_BEGIN
 namespace {
 
-// Each block reduces `block` inputs to one partial, so the kernel runs again over the partials until
-// one block is left:
+// Each block reduces `block` inputs to one partial, so the kernel runs again over the partials
+// until one block is left (tree_passes, common/grid_size.h):
 //   interleaved_divergent<<<ceil(n / block), block, block * sizeof(float), stream>>>(in, partials, n);
-//   interleaved_divergent<<<ceil(partials / block), block, ...>>>(partials, partials2, partials); ... until one block writes out
+//   interleaved_divergent<<<ceil(partials / block), block, ...>>>(partials, ...);  ... one block writes out
 template <class Trace>
-void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape&,
-            void* stream) {
-  for_each_tree_pass(in, out, n, block, scratch, [&](const TreePass& pass) {
-    launch("interleaved_divergent", interleaved_divergent<Trace>, dim3(pass.blocks), dim3(block), block * sizeof(float), stream, pass.in,
-           pass.out, pass.count);
-  });
+void reduce(const ReduceCall& c) {
+  for (const Pass& pass : tree_passes(c, c.block))
+    launch("interleaved_divergent", interleaved_divergent<Trace>, dim3(pass.blocks), dim3(c.block), c.block * sizeof(float), c.stream,
+           pass.in, pass.out, pass.count);
 }
 
 }  // namespace
 RL_NAMESPACE_END
 
-namespace rl {
-
 template <>
-Plans lesson_plans<1, this_backend>() {
-  return {{.lesson = 1,
-           .slug = "interleaved_divergent",
-           .title = "Interleaved addressing, divergent branch",
-           .backend = this_backend,
-           .scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_scratch_bytes(n, block); },
-           .reduce = reduce<NoTrace>,
-           .depth = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_depth(n, block); },
-           .reduce_traced = reduce<RecordTrace>,
-           .attach_trace = attach_trace_buffer,
-           .source = kernel_source}};
+rl::Plans rl::lesson_plans<1, rl::this_backend>() {
+  return {tree_plan<1>(1, "interleaved_divergent", "Interleaved addressing, divergent branch", reduce<NoTrace>, reduce<RecordTrace>)};
 }
-
-}  // namespace rl

@@ -1,46 +1,31 @@
-// Lesson 06's launch plan: the grid, the block, the shared memory, and how often the kernel runs.
+// Lesson 06's launch plan: the grid, the block, the shared memory, the passes.
 // main.cpp -> rl::lesson_main<6> -> lesson_plans<6, backend>() at the end of this file, which CMake
 // compiles twice: by nvcc for the GPU and by g++ for the simulator.
 #include "common/block_dispatch.h"
-#include "common/grid_size.h"
-#include "common/kernel_source.h"
-#include "common/launch.h"
+#include "common/plan_entry.h"
 #include "lessons/06_complete_unroll/complete_unroll.cuh"
 
 RL_NAMESPACE_BEGIN
 namespace {
 
-// Lesson 04's passes, with the kernel compiled for the run's block size:
-//   complete_unroll<Block><<<ceil(n / (2 * Block)), Block, Block * sizeof(float), stream>>>(in, partials, n);
-//   ... again over the partials until one block writes out
+// Each block reduces 2 * `Block` inputs to one partial, so the kernel runs again over the partials
+// until one block is left (tree_passes, common/grid_size.h), with the kernel compiled for the
+// run's block size (with_block_size, common/block_dispatch.h):
+//   complete_unroll<Block><<<ceil(n / (2 * Block)), block, block * sizeof(float), stream>>>(in, partials, n);
+//   complete_unroll<Block><<<ceil(partials / (2 * Block)), block, ...>>>(partials, ...);  ... one block writes out
 template <class Trace>
-void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape&,
-            void* stream) {
-  with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
-    for_each_tree_pass(in, out, n, 2ull * Block, scratch, [&](const TreePass& pass) {
+void reduce(const ReduceCall& c) {
+  with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
+    for (const Pass& pass : tree_passes(c, 2 * Block))
       launch("complete_unroll", complete_unroll<Block, Trace>, dim3(pass.blocks), dim3(Block), Block * sizeof(float),
-             stream, pass.in, pass.out, pass.count);
-    });
+             c.stream, pass.in, pass.out, pass.count);
   });
 }
 
 }  // namespace
 RL_NAMESPACE_END
 
-namespace rl {
-
 template <>
-Plans lesson_plans<6, this_backend>() {
-  return {{.lesson = 6,
-           .slug = "complete_unroll",
-           .title = "Complete unroll (block size as a template)",
-           .backend = this_backend,
-           .scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_scratch_bytes(n, 2ull * block); },
-           .reduce = reduce<NoTrace>,
-           .depth = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_depth(n, 2ull * block); },
-           .reduce_traced = reduce<RecordTrace>,
-           .attach_trace = attach_trace_buffer,
-           .source = kernel_source}};
+rl::Plans rl::lesson_plans<6, rl::this_backend>() {
+  return {tree_plan<2>(6, "complete_unroll", "Complete unroll (block size as a template)", reduce<NoTrace>, reduce<RecordTrace>)};
 }
-
-}  // namespace rl

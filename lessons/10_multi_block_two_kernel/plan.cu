@@ -4,9 +4,7 @@
 #include <vector>
 
 #include "common/block_dispatch.h"
-#include "common/grid_size.h"
-#include "common/kernel_source.h"
-#include "common/launch.h"
+#include "common/plan_entry.h"
 #include "lessons/10_multi_block_two_kernel/multi_block_two_kernel.cuh"
 
 RL_NAMESPACE_BEGIN
@@ -14,15 +12,14 @@ namespace {
 
 constexpr unsigned items_per_thread = 2;  // at least this many inputs per thread, or fewer blocks
 
-// Step 1, shared by both variants: a persistent grid leaves one partial per block.
+// Step 1, shared by both variants: a persistent grid leaves one partial per block; returns how many.
 //   block_partials<Block><<<grid, Block, 0, stream>>>(in, partials, n);
-// Returns how many partials it wrote.
 template <class Trace>
-unsigned launch_partials(const float* in, float* partials, std::uint64_t n, unsigned block, const DeviceShape& shape,
-                         void* stream) {
-  const unsigned grid = persistent_grid(n, block, items_per_thread, shape);
-  with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
-    launch("block_partials", block_partials<Block, Trace>, dim3(grid), dim3(Block), 0, stream, in, partials, n);
+unsigned launch_partials(const ReduceCall& c) {
+  const unsigned grid = persistent_grid(c.n, c.block, items_per_thread, c.shape);
+  with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
+    launch("block_partials", block_partials<Block, Trace>, dim3(grid), dim3(Block), 0, c.stream, c.in,
+           static_cast<float*>(c.scratch), c.n);
   });
   return grid;
 }
@@ -30,27 +27,23 @@ unsigned launch_partials(const float* in, float* partials, std::uint64_t n, unsi
 // Step 2 on the GPU: a second launch, one block of 1024 threads.
 //   sum_partials<<<1, finish_block, 0, stream>>>(partials, out, grid);
 template <class Trace>
-void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& shape,
-            void* stream) {
-  auto* partials = static_cast<float*>(scratch);
-  const unsigned grid = launch_partials<Trace>(in, partials, n, block, shape, stream);
-  launch("sum_partials", sum_partials<Trace>, dim3(1), dim3(finish_block), 0, stream,
-         static_cast<const float*>(partials), out, std::uint64_t{grid});
+void reduce(const ReduceCall& c) {
+  const unsigned grid = launch_partials<Trace>(c);
+  launch("sum_partials", sum_partials<Trace>, dim3(1), dim3(finish_block), 0, c.stream,
+         static_cast<const float*>(c.scratch), c.out, std::uint64_t{grid});
 }
 
 // The variant: the host fetches the partials and adds them. One launch fewer, but a device-to-host
 // copy and a synchronisation in its place, and the result then has to travel back. A trace of this
 // variant ends at the partials: the host's additions are not a kernel's.
 template <class Trace>
-void reduce_on_host(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch,
-                    const DeviceShape& shape, void* stream) {
-  auto* partials = static_cast<float*>(scratch);
-  const unsigned grid = launch_partials<Trace>(in, partials, n, block, shape, stream);
-  std::vector<float> host(grid);
-  copy_to_host(host.data(), partials, grid * sizeof(float), stream);
+void reduce_on_host(const ReduceCall& c) {
+  const unsigned grid = launch_partials<Trace>(c);
+  std::vector<float> partials(grid);
+  copy_to_host(partials.data(), c.scratch, grid * sizeof(float), c.stream);
   float total = 0.0f;  // float, in order: the same arithmetic a device finish would do
-  for (float p : host) total += p;
-  copy_to_device(out, &total, sizeof(float), stream);
+  for (float p : partials) total += p;
+  copy_to_device(c.out, &total, sizeof(float), c.stream);
 }
 
 std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape& shape) {
@@ -70,31 +63,15 @@ std::uint64_t depth_on_host(std::uint64_t n, unsigned block, const DeviceShape& 
 }  // namespace
 RL_NAMESPACE_END
 
-namespace rl {
-
 template <>
-Plans lesson_plans<10, this_backend>() {
-  return {{.lesson = 10,
-           .slug = "multi_block_two_kernel",
-           .title = "Partials kernel, then a finishing kernel",
-           .backend = this_backend,
-           .scratch_bytes = scratch_bytes,
-           .reduce = reduce<NoTrace>,
-           .depth = depth,
-           .reduce_traced = reduce<RecordTrace>,
-           .attach_trace = attach_trace_buffer,
-           .source = kernel_source},
-          {.lesson = 10,
-           .slug = "multi_block_two_kernel",
-           .title = "Partials kernel, then a finishing kernel",
-           .variant = "host_finish",
-           .backend = this_backend,
-           .scratch_bytes = scratch_bytes,
-           .reduce = reduce_on_host<NoTrace>,
-           .depth = depth_on_host,
-           .reduce_traced = reduce_on_host<RecordTrace>,
-           .attach_trace = attach_trace_buffer,
-           .source = kernel_source}};
+rl::Plans rl::lesson_plans<10, rl::this_backend>() {
+  constexpr std::string_view slug = "multi_block_two_kernel", title = "Partials kernel, then a finishing kernel";
+  Plan two_kernels = lesson_plan(10, slug, title, reduce<NoTrace>, reduce<RecordTrace>);
+  two_kernels.scratch_bytes = scratch_bytes;
+  two_kernels.depth = depth;
+  Plan host_finish = lesson_plan(10, slug, title, reduce_on_host<NoTrace>, reduce_on_host<RecordTrace>);
+  host_finish.variant = "host_finish";
+  host_finish.scratch_bytes = scratch_bytes;
+  host_finish.depth = depth_on_host;
+  return {two_kernels, host_finish};
 }
-
-}  // namespace rl

@@ -2,30 +2,23 @@
 // main.cpp -> rl::lesson_main<11> -> lesson_plans<11, backend>() at the end of this file, which
 // CMake compiles twice: by nvcc for the GPU and by g++ for the simulator.
 #include "common/block_dispatch.h"
-#include "common/grid_size.h"
-#include "common/kernel_source.h"
-#include "common/launch.h"
+#include "common/plan_entry.h"
 #include "lessons/11_single_pass/single_pass.cuh"
 
 RL_NAMESPACE_BEGIN
 namespace {
 
 constexpr unsigned items_per_thread = 16;  // below this many a block isn't worth launching
-constexpr unsigned preferred_block = 1024;  // fewer, wider blocks: fewer partials to finish
-
-unsigned grid_for(std::uint64_t n, unsigned block, const DeviceShape& shape) {
-  return persistent_grid(n, block, items_per_thread, shape);
-}
 
 // Four float4 loads in flight, interleaved over the grid, 1024 threads a block: the fastest of the
 // shapes measured on the H100 (README.md); the template stays so the exercise can try others.
 //   single_pass<Block><<<grid, Block, 0, stream>>>(in, out, n, partials);
 template <class Trace>
-void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& shape,
-            void* stream) {
-  with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
-    launch("single_pass", single_pass<Block, 4, QuadOrder::interleaved, Trace>, dim3(grid_for(n, Block, shape)),
-           dim3(Block), 0, stream, in, out, n, static_cast<float*>(scratch));
+void reduce(const ReduceCall& c) {
+  const unsigned grid = persistent_grid(c.n, c.block, items_per_thread, c.shape);
+  with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
+    launch("single_pass", single_pass<Block, 4, QuadOrder::interleaved, Trace>, dim3(grid), dim3(Block), 0, c.stream,
+           c.in, c.out, c.n, static_cast<float*>(c.scratch));
   });
 }
 
@@ -33,60 +26,44 @@ void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* 
 //   cudaMemsetAsync(out, 0, sizeof(float), stream);
 //   single_pass_atomic<Block><<<grid, Block, 0, stream>>>(in, out, n);
 template <class Trace>
-void reduce_atomic(const float* in, float* out, std::uint64_t n, unsigned block, void*, const DeviceShape& shape,
-                   void* stream) {
-  zero_async(out, sizeof(float), stream);  // the atomics add into it
-  with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
-    launch("single_pass_atomic", single_pass_atomic<Block, Trace>, dim3(grid_for(n, Block, shape)), dim3(Block), 0,
-           stream, in, out, n);
+void reduce_atomic(const ReduceCall& c) {
+  const unsigned grid = persistent_grid(c.n, c.block, items_per_thread, c.shape);
+  zero_async(c.out, sizeof(float), c.stream);  // the atomics add into it
+  with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
+    launch("single_pass_atomic", single_pass_atomic<Block, Trace>, dim3(grid), dim3(Block), 0, c.stream, c.in, c.out,
+           c.n);
   });
 }
 
 std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape& shape) {
-  return grid_for(n, block, shape) * sizeof(float);
+  return persistent_grid(n, block, items_per_thread, shape) * sizeof(float);
 }
 
 // A thread's run of quads (each quad two levels), head and tail, two block sums and the finish's run.
 std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& shape) {
-  const std::uint64_t g = grid_for(n, block, shape);
+  const std::uint64_t g = persistent_grid(n, block, items_per_thread, shape);
   return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) + ceil_div(g, block);
 }
 
 std::uint64_t depth_atomic(std::uint64_t n, unsigned block, const DeviceShape& shape) {
-  const std::uint64_t g = grid_for(n, block, shape);
+  const std::uint64_t g = persistent_grid(n, block, items_per_thread, shape);
   return ceil_div(n, 4 * g * block) + 4 + summation_depth(block, 0) + g;
 }
 
 }  // namespace
 RL_NAMESPACE_END
 
-namespace rl {
-
 template <>
-Plans lesson_plans<11, this_backend>() {
-  return {{.lesson = 11,
-           .slug = "single_pass",
-           .title = "Single pass: vector loads, last block finishes",
-           .backend = this_backend,
-           .preferred_block = preferred_block,
-           .scratch_bytes = scratch_bytes,
-           .reduce = reduce<NoTrace>,
-           .depth = depth,
-           .reduce_traced = reduce<RecordTrace>,
-           .attach_trace = attach_trace_buffer,
-           .source = kernel_source},
-          {.lesson = 11,
-           .slug = "single_pass",
-           .title = "Single pass: vector loads, last block finishes",
-           .variant = "atomic_finish",
-           .backend = this_backend,
-           .preferred_block = preferred_block,
-           .scratch_bytes = scratch_bytes,
-           .reduce = reduce_atomic<NoTrace>,
-           .depth = depth_atomic,
-           .reduce_traced = reduce_atomic<RecordTrace>,
-           .attach_trace = attach_trace_buffer,
-           .source = kernel_source}};
+rl::Plans rl::lesson_plans<11, rl::this_backend>() {
+  constexpr std::string_view slug = "single_pass", title = "Single pass: vector loads, last block finishes";
+  Plan last_block = lesson_plan(11, slug, title, reduce<NoTrace>, reduce<RecordTrace>);
+  last_block.preferred_block = 1024;  // fewer, wider blocks: fewer partials to finish
+  last_block.scratch_bytes = scratch_bytes;
+  last_block.depth = depth;
+  Plan atomic = lesson_plan(11, slug, title, reduce_atomic<NoTrace>, reduce_atomic<RecordTrace>);
+  atomic.variant = "atomic_finish";
+  atomic.preferred_block = 1024;
+  atomic.scratch_bytes = scratch_bytes;
+  atomic.depth = depth_atomic;
+  return {last_block, atomic};
 }
-
-}  // namespace rl

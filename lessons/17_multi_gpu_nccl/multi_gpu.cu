@@ -117,7 +117,7 @@ struct MultiGpuSum::Impl {
   void launch_local(Gpu& g) {
     RL_CUDA_CHECK(cudaSetDevice(g.device));
     RL_CUDA_CHECK(cudaEventRecord(g.start, g.stream));
-    single_pass().reduce(g.input, g.sums, g.share.count, block, g.scratch, g.shape, g.stream);
+    single_pass().reduce({g.input, g.sums, g.share.count, block, g.scratch, g.shape, g.stream});
     RL_CUDA_CHECK(cudaEventRecord(g.local_done, g.stream));
   }
 

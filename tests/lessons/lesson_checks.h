@@ -41,7 +41,7 @@ inline void check_lesson_misaligned(Device& device, int lesson) {
       DeviceBuffer scratch(device, r.scratch_bytes(n, 256, device.shape()));
       for (std::uint64_t offset = 1; offset <= 3; ++offset) {
         device.poison(out.get(), sizeof(float));
-        r.reduce(in.get<float>() + offset, out.get<float>(), n, 256, scratch.get(), device.shape(), device.stream());
+        r.reduce({in.get<float>() + offset, out.get<float>(), n, 256, scratch.get(), device.shape(), device.stream()});
         device.synchronize();
         float got = 0.0f;
         device.download(&got, out.get(), sizeof(float));
