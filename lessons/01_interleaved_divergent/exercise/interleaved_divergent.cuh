@@ -1,48 +1,40 @@
-// Exercise 01: write the body of the tree loop: which threads add, and which two slots.
-// The solution is ../interleaved_divergent.cuh; `lessons/grade.sh` grades this file.
+// Exercise 01: the levels of the naive tree. Do what the TODO(student) below asks; grade it with
+// `bash lessons/grade.sh 01`, and when stuck ask `build-student/bin/01_interleaved_divergent --hint 1`
+// (then 2, 3). The solution is ../interleaved_divergent.cuh. Name a value in a register `Float<Trace>`
+// and shared memory `Shared<Trace>`, as the code around does (common/device/traced.h): the same code
+// then also records --trace.
 #pragma once
-// Lesson 01: the naive shared-memory tree (Harris's "reduction #1").
-// Each block sums blockDim.x consecutive inputs; common/tree_passes.h runs it again on the partials.
-// Trace is the recording policy (common/trace/recorder.h): NoTrace compiles its calls to nothing.
+// Lesson 01: the naive shared-memory tree (Harris's "reduction #1"). Each block sums blockDim.x
+// consecutive inputs into out[blockIdx.x]; plan.cu runs it again over those partials.
 #include <cstdint>
 
-#include "common/cuda_compat.h"
-#include "common/trace/recorder.h"
-#include "common/tree_passes.h"
+#include "common/device/traced.h"
 
 RL_NAMESPACE_BEGIN
 
+// Trace: NoTrace (timed; In/Out/Shared are plain pointers) or RecordTrace (--trace), see traced.h.
 template <class Trace = NoTrace>
-__global__ void interleaved_divergent(const float* in, float* out, std::uint64_t n) {
-  float* partial = dynamic_shared<float>();  // one float per thread, sized by the launch
+__global__ void interleaved_divergent(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();  // one float per thread, sized by the launch
   const unsigned tid = threadIdx.x;
   const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;  // 64-bit: n may pass 2^32
   partial[tid] = i < n ? in[i] : 0.0f;  // threads past the end load the identity, so the tree needs no mask
-  if (i < n) Trace::load(0, shared_slot(tid), global_at(in + i), partial[tid]);
   __syncthreads();                      // every load lands before any thread reads a neighbour's slot
 
-  unsigned level = 1;
-  for (unsigned stride = 1; stride < blockDim.x; stride *= 2, ++level) {
-    // THE IDEA (and its flaw): thread tid works when it is a multiple of 2*stride. The working
-    // threads are scattered across every warp, so each warp runs the branch with most lanes idle
-    // (divergence), and % is a slow integer operation.
-    // TODO(student): the threads whose tid is a multiple of 2 * stride add the slot `stride` above
-    //   their own into their own slot, then record it: Trace::combine(level, shared_slot(tid),
-    //   shared_slot(tid + stride), partial[tid]);
+  for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+    // TODO(student): one level of the pairwise tree. At this level the tree joins slots that lie
+    //   `stride` apart (stride 1: s0+s1, s2+s3, ...; stride 2: s0+s2, s4+s6, ...; README.md draws it):
+    //   each pair's sum must land in its lower slot, added by the thread that owns that slot, the naive
+    //   choice of adders whose cost this lesson measures. Threads with no pair at this level add
+    //   nothing. After the last level partial[0] holds the block's sum.
+    //   Graded (`bash lessons/grade.sh 01`): the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000,
+    //   2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats within float
+    //   rounding and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at
+    //   n = block + 1, 1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again with
+    //   each block's threads in reverse and in shuffled order: a result that needs lane order fails.
     __syncthreads();  // this level's sums are written before the next level reads them
   }
-  if (tid == 0) {
-    out[blockIdx.x] = partial[0];
-    Trace::store(level, global_at(out + blockIdx.x), shared_slot(0), partial[0]);
-  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
 }
-
-struct InterleavedDivergent : TreePlan<InterleavedDivergent> {
-  static constexpr int lesson = 1;
-  static constexpr const char* slug = "interleaved_divergent";
-  static constexpr const char* title = "Interleaved addressing, divergent branch";
-  template <class Trace>
-  static constexpr TreeKernel kernel = interleaved_divergent<Trace>;
-};
 
 RL_NAMESPACE_END

@@ -1,57 +1,41 @@
-// Exercise 06: write the block's tree with every level decided at compile time (if constexpr).
-// The solution is ../complete_unroll.cuh; `lessons/grade.sh` grades this file.
+// Exercise 06: the tree unrolled by the compiler. Do what the TODO(student) below asks; grade it with
+// `bash lessons/grade.sh 06`, and when stuck ask `build-student/bin/06_complete_unroll --hint 1` (then
+// 2, 3). The solution is ../complete_unroll.cuh. Name a value in a register `Float<Trace>` and shared
+// memory `Shared<Trace>`, as the code around does (common/device/traced.h): the same code then also
+// records --trace.
 #pragma once
 // Lesson 06: the block size as a template parameter, so every level of the tree is unrolled at
 // compile time and the untaken ones vanish (Harris's "reduction #6").
 #include <cstdint>
 
-#include "common/block_dispatch.h"
-#include "common/cuda_compat.h"
-#include "common/trace/recorder.h"
-#include "common/tree_passes.h"
-#include "lessons/04_first_add_during_load/add_while_loading.cuh"
-#include "lessons/06_complete_unroll/tree_in_shared.cuh"
+#include "common/device/add_while_loading.cuh"
+#include "common/device/traced.h"
+#include "common/device/warp_tail_in_shared.cuh"
 
 RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) complete_unroll(const float* in, float* out, std::uint64_t n) {
-  float* partial = dynamic_shared<float>();
+__global__ void __launch_bounds__(Block) complete_unroll(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  static_assert(Block >= 32 && Block <= 1024 && (Block & (Block - 1)) == 0, "a power of two from 32 to 1024");
+  Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
   const std::uint64_t first = std::uint64_t{blockIdx.x} * (2 * Block);  // Block is a constant: 2*Block folds
   partial[tid] = add_while_loading<Trace>(in, n, first, Block);          // lesson 04
-  if (first + tid < n) Trace::store(0, shared_slot(tid), register_of(tid), partial[tid]);
   __syncthreads();
-  // THE IDEA: Block is a compile-time constant, so each level of the tree is kept or dropped by the compiler.
-  unsigned level = 1;
-  // TODO(student): one written-out level per half = 512, 256, 128, 64, each inside
-  //   `if constexpr (Block >= 2 * half)`: threads below half add partial[tid + half] and record
-  //   Trace::combine(level, shared_slot(tid), shared_slot(tid + half), partial[tid]); barrier; ++level.
-  //   Then warp 0 ends with lesson 05's warp_reduce_in_shared<Trace>(partial, tid, Block, level),
-  //   and `level += Block >= 64 ? 6 : 5;` for the store below.
-  if (tid == 0) {
-    out[blockIdx.x] = partial[0];
-    Trace::store(level, global_at(out + blockIdx.x), shared_slot(0), partial[0]);
-  }
+
+  // TODO(student): the block-wide levels of lesson 05's tree, from Block values down to 64 (the warp
+  //   tail below does the last six), without the loop: Block is a compile-time constant, so write the
+  //   levels so that the compiler keeps exactly those this Block needs, as straight-line code, and
+  //   leaves nothing of the others, not even their barriers (a 256-thread kernel: two levels, no loop
+  //   counter, no compare of a stride, no branch back). Block is a power of two from 32 to 1024; each
+  //   block size is its own instantiation of the kernel, and each is graded.
+  //   Graded (`bash lessons/grade.sh 06`): the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000,
+  //   2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats within float rounding
+  //   and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1,
+  //   1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again with each block's
+  //   threads in reverse and in shuffled order: a result that needs lane order fails.
+  if (tid < 32) warp_tail_in_shared<Trace>(partial, tid, Block);  // lesson 05's last six levels
+  if (tid == 0) out[blockIdx.x] = partial[0];
 }
-
-struct CompleteUnroll {
-  static constexpr int lesson = 6;
-  static constexpr const char* slug = "complete_unroll";
-  static constexpr const char* title = "Complete unroll (block size as a template)";
-  static constexpr const char* variant = "";
-  template <unsigned Block, class Trace>
-  static constexpr TreeKernel kernel = complete_unroll<Block, Trace>;
-
-  static std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape&) {
-    return tree_scratch_bytes(n, 2ull * block);
-  }
-  template <class Trace>
-  static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape&,
-                     void* stream) {
-    reduce_in_passes(slug, kernel_for_block<CompleteUnroll, Trace>(block), in, out, n, block, 2, scratch, stream);
-  }
-  static std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape&) { return tree_depth(n, 2ull * block); }
-};
 
 RL_NAMESPACE_END

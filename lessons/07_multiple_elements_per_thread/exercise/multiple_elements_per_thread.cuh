@@ -1,47 +1,40 @@
-// Exercise 07: write the grid-stride loop in which each thread sums many inputs before the tree.
-// The solution is ../multiple_elements_per_thread.cuh; `lessons/grade.sh` grades this file.
+// Exercise 07: many inputs per thread, a grid sized to the GPU. Do what the TODO(student) below asks;
+// grade it with `bash lessons/grade.sh 07`, and when stuck ask
+// `build-student/bin/07_multiple_elements_per_thread --hint 1` (then 2, 3). The solution is
+// ../multiple_elements_per_thread.cuh. Name a value in a register `Float<Trace>` and shared memory
+// `Shared<Trace>`, as the code around does (common/device/traced.h): the same code then also records
+// --trace.
 #pragma once
 // Lesson 07: a grid that fills the GPU once, each thread summing many elements before the tree
 // (Harris's "reduction #7", algorithm cascading).
 #include <cstdint>
 
-#include "common/cuda_compat.h"
-#include "common/grid_stride_plan.h"
-#include "common/trace/recorder.h"
-#include "lessons/06_complete_unroll/tree_in_shared.cuh"
-#include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
+#include "common/device/traced.h"
+#include "common/device/tree_in_shared.cuh"
 
 RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) multiple_elements_per_thread(const float* in, float* out, std::uint64_t n) {
-  float* partial = dynamic_shared<float>();
+__global__ void __launch_bounds__(Block) multiple_elements_per_thread(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
-  // THE IDEA: the grid is sized from the SM count (common/grid_stride_plan.h), not from n. Each
-  // thread walks the input in grid-sized strides, adding in a register: the costly tree and its
-  // barriers run once per block however large n is, and loads of consecutive threads still
-  // touch consecutive addresses. 64-bit indices: n may pass 2^32.
-  // TODO(student): walk the input from i = blockIdx.x * 2 * Block + tid in steps of 2 * Block * gridDim.x
-  //   (64-bit) while i < n, adding in[i] and, when inside n, in[i + Block] into `sum`. Record each add:
-  //   Trace::combine(0, register_of(tid), global_at(in + i), sum) (in + i + Block for the second).
-  float sum = 0.0f;
+  // TODO(student): the grid no longer grows with n: plan.cu launches about as many blocks as the GPU
+  //   holds at once (gridDim.x blocks of Block threads), then this kernel again as one block over their
+  //   partials. So before the tree each thread gathers into `sum`, in a register, its share of the
+  //   whole of in[0, n): every input in exactly one thread's share, however many times larger than the
+  //   grid n is, and at every step the threads of a warp read consecutive floats (coalesced), as lesson
+  //   04's two loads did. Inputs at or past n are not read. n may pass 2^32.
+  //   Graded (`bash lessons/grade.sh 07`): the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000,
+  //   2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats within float rounding
+  //   and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1,
+  //   1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again with each block's
+  //   threads in reverse and in shuffled order: a result that needs lane order fails.
+  Float<Trace> sum = 0.0f;  // this thread's share of the input
   (void)in, (void)n;
   partial[tid] = sum;
-  Trace::store(1, shared_slot(tid), register_of(tid), partial[tid]);
   __syncthreads();
-  const unsigned level = tree_in_shared<Block, Trace>(partial, tid, 2);
-  if (tid == 0) {
-    out[blockIdx.x] = partial[0];
-    Trace::store(level, global_at(out + blockIdx.x), shared_slot(0), partial[0]);
-  }
+  tree_in_shared<Block, Trace>(partial, tid);  // lesson 06's tree, lesson 05's warp tail
+  if (tid == 0) out[blockIdx.x] = partial[0];
 }
-
-struct MultipleElementsPerThread : GridStridePlan<MultipleElementsPerThread> {
-  static constexpr int lesson = 7;
-  static constexpr const char* slug = "multiple_elements_per_thread";
-  static constexpr const char* title = "Many elements per thread, grid sized to the GPU";
-  template <unsigned Block, class Trace>
-  static constexpr GridKernel kernel = multiple_elements_per_thread<Block, Trace>;
-};
 
 RL_NAMESPACE_END

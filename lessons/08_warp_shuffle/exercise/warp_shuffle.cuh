@@ -1,63 +1,46 @@
-// Exercise 08: finish the warp's last five levels in registers with shuffles.
-// The solution is ../warp_shuffle.cuh; `lessons/grade.sh` grades this file.
+// Exercise 08: the last levels through warp shuffles. Do what the TODO(student) below asks; grade it
+// with `bash lessons/grade.sh 08`, and when stuck ask `build-student/bin/08_warp_shuffle --hint 1`
+// (then 2, 3). The solution is ../warp_shuffle.cuh. Name a value in a register `Float<Trace>` and
+// shared memory `Shared<Trace>`, as the code around does (common/device/traced.h): the same code then
+// also records --trace.
 #pragma once
 // Lesson 08: the last levels of the tree done in registers with warp shuffles instead of shared memory.
 #include <cstdint>
 
-#include "common/cuda_compat.h"
-#include "common/grid_stride_plan.h"
-#include "common/trace/recorder.h"
-#include "lessons/06_complete_unroll/tree_in_shared.cuh"
-#include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
+#include "common/device/grid_stride_sum.cuh"
+#include "common/device/traced.h"
+#include "common/device/tree_in_shared.cuh"
 #include "common/device/warp_sum.cuh"
 
 RL_NAMESPACE_BEGIN
 
 template <unsigned Block, bool Butterfly, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) warp_shuffle(const float* in, float* out, std::uint64_t n) {
-  float* partial = dynamic_shared<float>();
+__global__ void __launch_bounds__(Block) warp_shuffle(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
   partial[tid] = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
-  Trace::store(1, shared_slot(tid), register_of(tid), partial[tid]);
   __syncthreads();
-  unsigned level = shared_levels_down_to_64<Block, Trace>(partial, tid, 2);
+  shared_levels_down_to_64<Block, Trace>(partial, tid);  // lesson 06, down to 64 values
 
   // THE IDEA: warp 0 takes the last 64 values into registers (one add each) and finishes with five
-  // shuffles: no shared-memory round trips, no __syncwarp, and no bank to conflict in.
+  // shuffles: no shared-memory round trips, no __syncwarp, and no bank to conflict in. A shuffle
+  // waits for every lane named in its mask, so nothing is read before it is written.
   if (tid < 32) {
-    float v = partial[tid];
-    Trace::load(level, register_of(tid), shared_slot(tid), v);
-    if constexpr (Block >= 64) {
-      v += partial[tid + 32];
-      Trace::combine(level, register_of(tid), shared_slot(tid + 32), v);
-    }
-    // TODO(student): five shuffle levels, offsets 16, 8, 4, 2, 1, after which lane 0 holds the total:
-    //   v += __shfl_down_sync(full_warp, v, offset), or __shfl_xor_sync when Butterfly (every lane
-    //   then ends with it). Record each add with Trace::shuffle(step, register_of(tid),
-    //   register_of(tid + offset), v) (tid ^ offset for the butterfly; shifting down, only lanes
-    //   below the offset), step = level + 1, level + 2, ...; leave `level` as it is.
-    if (tid == 0) {
-      out[blockIdx.x] = v;
-      Trace::store(level + 6, global_at(out + blockIdx.x), register_of(0), v);
-    }
+    Float<Trace> v = partial[tid];
+    if constexpr (Block >= 64) v += partial[tid + 32];
+    // TODO(student): the last five levels, in registers. Each of warp 0's 32 lanes now holds one value
+    //   in `v`; combine them by letting lanes read one another's registers (no shared memory, no
+    //   __syncwarp), so that lane 0's `v` ends as the block's sum, which it stores below. With
+    //   Butterfly (the `butterfly` variant, graded as well) the exchanges go both ways, so that every
+    //   lane ends with the sum. Every lane of the warp takes part in every exchange.
+    //   Graded (`bash lessons/grade.sh 08`), both variants: the total for n = 0, 1, 31, 32, 33, 255,
+    //   256, 257, 1000, 2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats
+    //   within float rounding and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024
+    //   threads at n = block + 1, 1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run
+    //   again with each block's threads in reverse and in shuffled order: a result that needs lane
+    //   order fails.
+    if (tid == 0) out[blockIdx.x] = v;
   }
 }
-
-struct WarpShuffle : GridStridePlan<WarpShuffle> {
-  static constexpr int lesson = 8;
-  static constexpr const char* slug = "warp_shuffle";
-  static constexpr const char* title = "Warp shuffles for the last levels";
-  template <unsigned Block, class Trace>
-  static constexpr GridKernel kernel = warp_shuffle<Block, false, Trace>;
-};
-
-struct WarpShuffleButterfly : GridStridePlan<WarpShuffleButterfly> {
-  static constexpr int lesson = 8;
-  static constexpr const char* slug = "warp_shuffle";
-  static constexpr const char* title = "Warp shuffles for the last levels";
-  static constexpr const char* variant = "butterfly";
-  template <unsigned Block, class Trace>
-  static constexpr GridKernel kernel = warp_shuffle<Block, true, Trace>;
-};
 
 RL_NAMESPACE_END

@@ -1,40 +1,34 @@
-// Exercise 09: write the block's sum as two stages of warp shuffles with one word per warp between.
-// The solution is ../block_two_stage.cuh; `lessons/grade.sh` grades this file.
+// Exercise 09: a block's sum in two stages of shuffles. Do what the TODO(student) below asks; grade it
+// with `bash lessons/grade.sh 09`, and when stuck ask `build-student/bin/09_block_two_stage --hint 1`
+// (then 2, 3). The solution is ../block_two_stage.cuh. Name a value in a register `Float<Trace>` and
+// shared memory `Shared<Trace>`, as the code around does (common/device/traced.h): the same code then
+// also records --trace.
 #pragma once
 // Lesson 09: no shared-memory tree at all: every warp reduces with shuffles, lane 0 of each writes
 // one word, and the first warp reduces those words.
 #include <cstdint>
 
-#include "common/cuda_compat.h"
-#include "common/grid_stride_plan.h"
-#include "common/trace/recorder.h"
-#include "lessons/07_multiple_elements_per_thread/grid_stride_sum.cuh"
-#include "lessons/09_block_two_stage/block_sum.cuh"
+#include "common/device/grid_stride_sum.cuh"
+#include "common/device/traced.h"
+#include "common/device/warp_sum.cuh"
 
 RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) block_two_stage(const float* in, float* out, std::uint64_t n) {
-  float sum = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
-  // THE IDEA: log2(Block) shared-memory levels with a barrier each become two rounds of five
-  // shuffles and one barrier (block_sum.cuh).
-  // TODO(student): stage 1: every warp sums its lanes with shuffles (lesson 08's warp_sum<Trace>(sum, 1));
-  //   lane 0 of each warp writes its total into a __shared__ float[Block / 32] and records
-  //   Trace::store(6, shared_slot(warp), register_of(threadIdx.x), sum); one __syncthreads(); stage 2:
-  //   warp 0 loads those words (0.0f past the last; Trace::load(7, register_of(lane), shared_slot(lane),
-  //   sum)) and sums them with shuffles again (warp_sum<Trace>(sum, 8)): thread 0 has the block's sum.
-  if (threadIdx.x == 0) {
-    out[blockIdx.x] = sum;
-    Trace::store(13, global_at(out + blockIdx.x), register_of(0), sum);
-  }
+__global__ void __launch_bounds__(Block) block_two_stage(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Float<Trace> sum = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
+  // TODO(student): the block's sum of every thread's `sum`, in thread 0's `sum`, with no shared-memory
+  //   tree: its log2(Block) levels, each with a barrier, become register exchanges within each warp
+  //   (lesson 08), done by all warps at once, and one trip through shared memory, one word per warp, to
+  //   bring the Block / 32 warps' results together: a single block-wide barrier in all. Block is a
+  //   whole number of warps from 32 (one warp: no shared memory needed) to 1024. Every thread of the
+  //   block reaches the barrier.
+  //   Graded (`bash lessons/grade.sh 09`): the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000,
+  //   2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats within float rounding
+  //   and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1,
+  //   1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again with each block's
+  //   threads in reverse and in shuffled order: a result that needs lane order fails.
+  if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
-
-struct BlockTwoStage : GridStridePlan<BlockTwoStage, 2, 0> {  // 0: no dynamic shared memory
-  static constexpr int lesson = 9;
-  static constexpr const char* slug = "block_two_stage";
-  static constexpr const char* title = "Two-stage block reduce with shuffles";
-  template <unsigned Block, class Trace>
-  static constexpr GridKernel kernel = block_two_stage<Block, Trace>;
-};
 
 RL_NAMESPACE_END

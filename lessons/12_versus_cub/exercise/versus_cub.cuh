@@ -1,82 +1,57 @@
-// Exercise 12: call the libraries: CUB's size query and reduction, and thrust::reduce (GPU only).
-// The solution is ../versus_cub.cuh; `lessons/grade.sh` grades this file.
+// Exercise 12: calling the libraries (GPU only). Do what the TODO(student) below asks; grade it with
+// `bash lessons/grade.sh 12`, and when stuck ask `build-student/bin/12_versus_cub --hint 1` (then 2,
+// 3). The solution is ../versus_cub.cuh.
 #pragma once
 // Lesson 12: the libraries every rung is measured against, called the way their documentation
 // shows: CUB's DeviceReduce::Sum (query the temporary storage, then reduce) and thrust::reduce.
-// They are NVIDIA's compiled code, so they run on the GPU only.
+// They are NVIDIA's compiled code, so they exist on the GPU only: the simulator's copy of this
+// header is empty.
+#include <cstddef>
 #include <cstdint>
 
 #include "common/cuda_compat.h"
-#include "common/host/plan.h"
-#include "common/host/reference.h"
-#include "common/launch.h"
-#include "common/trace/recorder.h"
 #if defined(__CUDACC__)
 #include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
+
+#include "common/backends/gpu/check.h"
 #endif
 
 RL_NAMESPACE_BEGIN
-
-struct CubDeviceReduce {
-  static constexpr int lesson = 12;
-  static constexpr const char* slug = "versus_cub";
-  static constexpr const char* title = "CUB DeviceReduce::Sum and thrust::reduce";
-  static constexpr const char* variant = "";
-  static constexpr bool gpu_only = true;
-
-  // CUB's two-call protocol: with no storage it only says how much it needs.
-  static std::size_t scratch_bytes(std::uint64_t n, unsigned, const DeviceShape&) {
-    std::size_t bytes = 0;
 #if defined(__CUDACC__)
-    // TODO(student): ask cub::DeviceReduce::Sum how many bytes of temporary storage n floats need:
-    //   called with no storage (nullptr), it only writes that size into `bytes`. Wrap it in RL_CUDA_CHECK.
-    (void)n;
-#else
-    (void)n;
-#endif
-    return bytes;
-  }
-  template <class Trace>  // library code records nothing: lesson 12 has no trace
-  static void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape& s,
-                     void* stream) {
-#if defined(__CUDACC__)
-    // The size query is host work on every call; ask once per n, as a program reusing its
-    // temporary storage would, so the timing is CUB's reduction and not its bookkeeping.
-    static std::uint64_t queried_n = ~std::uint64_t{0};
-    static std::size_t bytes = 0;
-    if (n != queried_n) bytes = scratch_bytes(n, block, s), queried_n = n;
-    // TODO(student): the reduction itself: cub::DeviceReduce::Sum with the storage `scratch` of `bytes`
-    //   bytes, from `in` (n items) into `out`, on `stream` (a cudaStream_t). Wrap it in RL_CUDA_CHECK.
-    (void)in, (void)out, (void)scratch, (void)stream, (void)bytes;
-#else
-    (void)in, (void)out, (void)n, (void)block, (void)scratch, (void)s, (void)stream;
-#endif
-  }
-  // CUB's plan is its own; bound its per-thread run by spreading n over every resident thread.
-  static std::uint64_t depth(std::uint64_t n, unsigned, const DeviceShape& s) {
-    return summation_depth(n, n / (std::uint64_t{s.sm_count} * s.max_threads_per_sm) + 64);
-  }
-};
 
-struct ThrustReduce : CubDeviceReduce {
-  static constexpr const char* variant = "thrust";
-  static std::size_t scratch_bytes(std::uint64_t, unsigned, const DeviceShape&) { return 0; }  // Thrust allocates its own
-  template <class Trace>
-  static void reduce(const float* in, float* out, std::uint64_t n, unsigned, void*, const DeviceShape&, void* stream) {
-#if defined(__CUDACC__)
-    // thrust::reduce returns the value to the host: it synchronises, and its temporary storage is
-    // allocated and freed inside every call. That is its convenience, and its cost.
-    // TODO(student): total = thrust::reduce over [in, in + n) from 0.0f, run on `stream` through the
-    //   execution policy thrust::cuda::par.on(...).
-    const float total = 0.0f;
-    (void)in, (void)n;
-    copy_to_device(out, &total, sizeof(float), stream);
-#else
-    (void)in, (void)out, (void)n, (void)stream;
-#endif
-  }
-};
+// CUB's two-call protocol: called with no storage, DeviceReduce::Sum only says how much it needs.
+inline std::size_t cub_sum_storage_bytes(std::uint64_t n) {
+  std::size_t bytes = 0;
+  // TODO(student): set `bytes` to the size of the temporary storage CUB's device-wide sum of n floats
+  //   needs, as CUB itself reports it: its calls are made twice, and the first, given no storage, only
+  //   answers this question. A CUDA error must not pass silently (common/backends/gpu/check.h). Graded
+  //   with the reduction below: see there.
+  (void)n;
+  return bytes;
+}
 
+// The second call: the reduction, enqueued on `stream` with `bytes` of temporary storage.
+inline void cub_sum(const float* in, float* out, std::uint64_t n, void* storage, std::size_t bytes, cudaStream_t stream) {
+  // TODO(student): the reduction itself: CUB's device-wide sum of in[0, n) into out[0], in the `bytes`
+  //   bytes of temporary storage at `storage` that plan.cu allocated from your answer above, enqueued
+  //   on `stream` (no wait: the timing is the GPU's). Errors as above.
+  //   Graded (`bash lessons/grade.sh 12`) on a GPU only (the simulator has no CUB and skips this
+  //   lesson), the CUB plan and then the `thrust` variant: the total for n = 0, 1, 31, 32, 33, 255,
+  //   256, 257, 1000, 2^16+1, 2^20 and 2^24+3, random floats within float rounding and integer data to
+  //   the bit, then three sizes at each of the other block sizes (which a library ignores).
+  (void)in, (void)out, (void)n, (void)storage, (void)bytes, (void)stream;
+}
+
+// thrust::reduce returns the value to the host: it synchronises, and its temporary storage is
+// allocated and freed inside every call. That is its convenience, and its cost.
+inline float thrust_sum(const float* in, std::uint64_t n, cudaStream_t stream) {
+  // TODO(student): the same sum through Thrust, in one call that returns it to the host, run on
+  //   `stream`. Graded with the CUB plan above.
+  (void)in, (void)n, (void)stream;
+  return 0.0f;
+}
+
+#endif
 RL_NAMESPACE_END
