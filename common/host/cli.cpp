@@ -57,6 +57,9 @@ RunOptionParser::RunOptionParser(CLI::App& app) {
   app.add_option("--sim-schedule", schedule_, "simulator lane order: lane-order, reverse-lanes or shuffled")
       ->capture_default_str();
   app.add_option("--sim-threads", base_.sim_threads, "host threads running simulated blocks (0: all cores)");
+  racecheck_opt_ = app.add_flag("--sim-racecheck,!--no-sim-racecheck", racecheck_,
+                                "simulator: report the first shared-memory race, with both threads and lines "
+                                "(default: on with --grade, else off)");
   app.add_flag("--grade", base_.grade, "grade this build's kernel on every graded case; stop at the first failure");
   hint_ = app.add_option("--hint", base_.hint, "print graded hint 1, 2 or 3 of the lesson's exercise");
   app.add_option("--case-timeout", base_.case_timeout_s, "--grade: seconds without progress that count as a hang")
@@ -89,6 +92,7 @@ RunOptions RunOptionParser::resolve() const {
   if (s == schedules.end())
     throw UsageError("--sim-schedule must be lane-order, reverse-lanes or shuffled (got '" + schedule_ + "')");
   o.schedule = s->second;
+  if (racecheck_opt_->count() > 0) o.sim_racecheck = racecheck_;
   check_grade_values(o, hint_->count() > 0);
   validate(o);
   return o;
