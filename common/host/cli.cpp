@@ -47,7 +47,8 @@ RunOptionParser::RunOptionParser(CLI::App& app) {
   reps_ = app.add_option("--reps", base_.reps, "timed samples; the median is reported")->capture_default_str();
   app.add_option("--seed", base_.seed, "seed of the random input, printed so any run can be replayed")
       ->capture_default_str();
-  app.add_option("--dist", dist_, "input distribution: uniform (-1,1), positive [0.5,1.5), integers 1..8")
+  app.add_option("--dist", dist_, "input distribution: uniform (-1,1), positive [0.5,1.5), integers 1..8, "
+                 "spikes (a 1 every 256th element, else 0: exact at any N)")
       ->capture_default_str();
   app.add_option("--json", base_.json_path, "write the results record (JSON) to this file");
   app.add_option("--trace", base_.trace_path,
@@ -82,7 +83,7 @@ RunOptions RunOptionParser::resolve() const {
     throw UsageError("--block must be a power of two from 32 to 1024 (got '" + block_ + "')");
   o.block = static_cast<unsigned>(*block);
   const auto dist = parse_distribution(dist_);
-  if (!dist) throw UsageError("--dist must be uniform, positive or integers (got '" + dist_ + "')");
+  if (!dist) throw UsageError("--dist must be uniform, positive, integers or spikes (got '" + dist_ + "')");
   o.distribution = *dist;
   o.backend = parse_backend(backend_);
   static const std::map<std::string, SimSchedule> schedules{{"lane-order", SimSchedule::lane_order},
