@@ -132,7 +132,7 @@ std::vector<std::string_view> bug_keywords(BugClass b) {
               "barrier"};
     case BugClass::out_of_range: return {"never past", "past the", "out of range", "bound", "< n", "tid + stride <"};
     case BugClass::never_written: return {"out[", "partials[", "store", "writes the", "write the"};
-    case BugClass::hang: return {"halv", "down to", "loop"};
+    case BugClass::hang: return {"halv", "half", "down to", "loop", "stride"};
     case BugClass::lost_input:
     case BugClass::integer_only: return {"every element", "twice", "grid", "stride", "tail", "< n", "load"};
     case BugClass::crash: return {};
