@@ -87,8 +87,6 @@ public:
     CheckedRef& operator*=(const T& v) { return *this = static_cast<T>(*this) * v; }
     CheckedRef& operator/=(const T& v) { return *this = static_cast<T>(*this) / v; }
 
-    Pointer address() const { return p_; }
-
 private:
     void note(detail::AccessKind kind) const {
         if (detail::racecheck_requested) [[unlikely]]
