@@ -16,7 +16,15 @@ enum class Distribution {
   uniform,   // (-1, 1), zero excluded: sums cancel, as in real data
   positive,  // [0.5, 1.5): no cancellation, so a lost element moves the total visibly
   integers,  // whole numbers 1..8: every partial sum below 2^24 is exact, in any order
+  // A 1 at every 256th element (from a seeded phase), 0 elsewhere: any 256 consecutive elements hold
+  // exactly one spike, and up to 2^32 elements every partial sum is a whole number of at most 2^24,
+  // exact in float32 in any order. So the total is exact at every size, and a lost or doubled run of
+  // 256 or more elements (a block's share, a GPU's share) moves it by at least 1.
+  spikes,
 };
+
+// The spacing of Distribution::spikes.
+inline constexpr std::uint64_t spike_spacing = 256;
 
 namespace formula {
 
@@ -30,6 +38,7 @@ RL_HOST_DEVICE constexpr std::uint64_t mix64(std::uint64_t z) {
 
 // Value i of the stream (seed, d) when mix64(seed) is already known: generators hoist it.
 RL_HOST_DEVICE constexpr float value(std::uint64_t mixed_seed, Distribution d, std::uint64_t i) {
+  if (d == Distribution::spikes) return (i + mixed_seed) % spike_spacing == 0 ? 1.0f : 0.0f;  // no hash needed
   const std::uint64_t bits = mix64(mixed_seed ^ i);
   switch (d) {
     case Distribution::uniform: {
@@ -40,6 +49,7 @@ RL_HOST_DEVICE constexpr float value(std::uint64_t mixed_seed, Distribution d, s
     // 24 random bits as a float in [0, 1): exactly representable, so every value is a float by design
     case Distribution::positive: return 0.5f + static_cast<float>(bits >> 40) * 0x1p-24f;
     case Distribution::integers: return static_cast<float>(1 + (bits >> 61));
+    case Distribution::spikes: break;  // above
   }
   return 1.0f;
 }

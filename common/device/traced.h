@@ -10,7 +10,8 @@
 //       if (tid < stride) partial[tid] += partial[tid + stride];
 //
 // With NoTrace, the default and what is timed, In is `const float*`, Out and Shared are `float*`
-// and Float is `float`: the kernel is plain CUDA and compiles to exactly the untraced code. With
+// and Float is `float`: the kernel is plain CUDA and compiles to exactly the untraced code (on the
+// simulator, Out and Shared are checked views that its race detector can see). With
 // RecordTrace the same names are small classes whose element operations record themselves (a write
 // to memory, an addition, a shuffle, an atomic add), each with the source line of the statement
 // that did it and with where its operands came from, so the trace library can rebuild the tree and
@@ -56,13 +57,27 @@ void record_sync(const sim::SyncEvent& s) {
 }
 }  // namespace
 
-// What the timed kernels use: plain pointers and floats.
+// What the timed kernels use: plain pointers and floats. Compiled by g++ for the simulator, shared
+// memory and writable global memory are the simulator's checked views instead (common/sim/racecheck.h),
+// which behave as the pointers do and, when its race detector is on (--sim-racecheck, --grade), report
+// every element access with its source line; nvcc sees the pointers.
 struct NoTrace {
   static constexpr bool enabled = false;
+#if defined(__CUDACC__)
   template <class T>
   using Global = T*;
   template <class T>
   using SharedArray = T*;
+  template <class T>
+  using VolatileSharedArray = volatile T*;
+#else
+  template <class T>
+  using Global = std::conditional_t<std::is_const_v<T>, T*, sim::GlobalView<T>>;  // the read-only input stays a pointer
+  template <class T>
+  using SharedArray = sim::SharedView<T>;
+  template <class T>
+  using VolatileSharedArray = sim::VolatileSharedView<T>;
+#endif
   using Value = float;
   using Value4 = float4;
 };
@@ -196,6 +211,8 @@ struct RecordTrace {
   using Global = traced::Ptr<T, TraceSpace::global>;
   template <class T>
   using SharedArray = traced::Ptr<T, TraceSpace::shared>;
+  template <class T>
+  using VolatileSharedArray = traced::Ptr<T, TraceSpace::shared>;  // a recorded access is never cached anyway
   using Value = traced::Value;
   using Value4 = traced::Value4;
 };
@@ -207,6 +224,8 @@ template <class Trace>
 using Out = typename Trace::template Global<float>;  // a result or partials, written (and maybe read back)
 template <class Trace>
 using Shared = typename Trace::template SharedArray<float>;  // a block's shared array
+template <class Trace>
+using VolatileShared = typename Trace::template VolatileSharedArray<float>;  // the same, read and written as volatile
 template <class Trace>
 using Float = typename Trace::Value;  // a float in a register
 template <class Trace>

@@ -47,7 +47,8 @@ RunOptionParser::RunOptionParser(CLI::App& app) {
   reps_ = app.add_option("--reps", base_.reps, "timed samples; the median is reported")->capture_default_str();
   app.add_option("--seed", base_.seed, "seed of the random input, printed so any run can be replayed")
       ->capture_default_str();
-  app.add_option("--dist", dist_, "input distribution: uniform (-1,1), positive [0.5,1.5), integers 1..8")
+  app.add_option("--dist", dist_, "input distribution: uniform (-1,1), positive [0.5,1.5), integers 1..8, "
+                 "spikes (a 1 every 256th element, else 0: exact at any N)")
       ->capture_default_str();
   app.add_option("--json", base_.json_path, "write the results record (JSON) to this file");
   app.add_option("--trace", base_.trace_path,
@@ -57,6 +58,9 @@ RunOptionParser::RunOptionParser(CLI::App& app) {
   app.add_option("--sim-schedule", schedule_, "simulator lane order: lane-order, reverse-lanes or shuffled")
       ->capture_default_str();
   app.add_option("--sim-threads", base_.sim_threads, "host threads running simulated blocks (0: all cores)");
+  racecheck_opt_ = app.add_flag("--sim-racecheck,!--no-sim-racecheck", racecheck_,
+                                "simulator: report the first shared-memory race, with both threads and lines "
+                                "(default: on with --grade, else off)");
   app.add_flag("--grade", base_.grade, "grade this build's kernel on every graded case; stop at the first failure");
   hint_ = app.add_option("--hint", base_.hint, "print graded hint 1, 2 or 3 of the lesson's exercise");
   app.add_option("--case-timeout", base_.case_timeout_s, "--grade: seconds without progress that count as a hang")
@@ -79,7 +83,7 @@ RunOptions RunOptionParser::resolve() const {
     throw UsageError("--block must be a power of two from 32 to 1024 (got '" + block_ + "')");
   o.block = static_cast<unsigned>(*block);
   const auto dist = parse_distribution(dist_);
-  if (!dist) throw UsageError("--dist must be uniform, positive or integers (got '" + dist_ + "')");
+  if (!dist) throw UsageError("--dist must be uniform, positive, integers or spikes (got '" + dist_ + "')");
   o.distribution = *dist;
   o.backend = parse_backend(backend_);
   static const std::map<std::string, SimSchedule> schedules{{"lane-order", SimSchedule::lane_order},
@@ -89,6 +93,7 @@ RunOptions RunOptionParser::resolve() const {
   if (s == schedules.end())
     throw UsageError("--sim-schedule must be lane-order, reverse-lanes or shuffled (got '" + schedule_ + "')");
   o.schedule = s->second;
+  if (racecheck_opt_->count() > 0) o.sim_racecheck = racecheck_;
   check_grade_values(o, hint_->count() > 0);
   validate(o);
   return o;

@@ -43,10 +43,16 @@ struct RunOptions {
   std::optional<Backend> backend;  // default: gpu when one is visible, else sim
   SimSchedule schedule = SimSchedule::lane_order;
   unsigned sim_threads = 0;    // host threads for simulated blocks; 0 = all cores
+  // The simulator's race detector (common/sim/README.md): --sim-racecheck / --no-sim-racecheck; when
+  // neither is given it is on for --grade and off otherwise (racecheck_on below).
+  std::optional<bool> sim_racecheck;
   bool grade = false;          // run the graded cases and print a verdict (common/host/grade_main.h)
   unsigned hint = 0;           // print this graded hint of the lesson's exercise and stop
   double case_timeout_s = 20;  // --grade: seconds without progress after which the kernel counts as hung
 };
+
+// Whether simulated launches check races: as asked, else only when grading.
+inline bool racecheck_on(const RunOptions& o) { return o.sim_racecheck.value_or(o.grade); }
 
 // "2^24", "2^24+3", "1000": sizes are often powers of two and their neighbours.
 std::optional<std::uint64_t> parse_size(std::string_view text);
@@ -71,6 +77,8 @@ class RunOptionParser {
   CLI::Option* reps_ = nullptr;
   CLI::Option* block_opt_ = nullptr;
   CLI::Option* hint_ = nullptr;
+  CLI::Option* racecheck_opt_ = nullptr;
+  bool racecheck_ = false;
   std::string n_, block_ = "256", backend_, dist_ = "uniform", schedule_ = "lane-order";
 };
 

@@ -2,7 +2,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -17,9 +19,10 @@
 namespace rl {
 namespace {
 
-// What the child said, read back: its backend, the case it was on, and how it ended.
+// What the child said, read back: its backend, the case it was on, the class of a failure, and how
+// it ended.
 struct Said {
-  std::string backend, last_case, verdict, detail;
+  std::string backend, last_case, bug, verdict, detail;
 };
 
 Said read_lines(const std::vector<std::string>& lines) {
@@ -29,9 +32,25 @@ Said read_lines(const std::vector<std::string>& lines) {
     const std::string word = l.substr(0, space), rest = space == std::string::npos ? "" : l.substr(space + 1);
     if (word == "backend") s.backend = rest;
     else if (word == "case") s.last_case = rest;
+    else if (word == "bug") s.bug = rest;
     else s.verdict = word, s.detail = rest;  // pass, fail, skip, fault or error: the last word wins
   }
   return s;
+}
+
+// The hint of lesson `number` that matches the bug (hints.h's matching_hint); 1 when there is no file.
+unsigned hint_for(int number, BugClass bug) {
+  std::ifstream in(hints_path(number));
+  if (!in) return 1;
+  std::stringstream text;
+  text << in.rdbuf();
+  return std::max(1u, matching_hint(text.str(), bug_tag(bug), bug_keywords(bug)));
+}
+
+// A failure, as the child tells the parent: its class, then the line.
+void report_failure(const Reporter& reporter, BugClass bug, const std::string& failure) {
+  reporter.say("bug " + std::string(bug_tag(bug)));
+  reporter.say("fail " + failure);
 }
 
 }  // namespace
@@ -53,7 +72,10 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
           return exit_skipped;
         }
         const Grade g = grade_plans(*device, mine, options, [&](const std::string& c) { reporter.say("case " + c); });
-        reporter.say(g.passed ? "pass " + std::to_string(g.cases_run) + " cases" : "fail " + g.failure);
+        if (g.passed)
+          reporter.say("pass " + std::to_string(g.cases_run) + " cases");
+        else
+          report_failure(reporter, g.bug, g.failure);
         return g.passed ? exit_ok : exit_failed;
       });
 }
@@ -74,8 +96,10 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
   const Said s = read_lines(run.lines);
   if (!s.backend.empty()) out << s.backend << '\n';
   std::string result = "FAILED", failure;
+  BugClass bug = BugClass::crash;
   int code = exit_failed;
   if (run.end == WatchedRun::End::silent) {
+    bug = BugClass::hang;
     failure = (s.last_case.empty() ? std::string("before the first case") : s.last_case) + ": no progress for " +
               general(case_timeout_s, 3) +
               " s, so the grader stopped it: the kernel hangs (a loop whose condition never changes, or threads "
@@ -88,8 +112,10 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
     out << s.detail << '\n';
   } else if (s.verdict == "fail" || s.verdict == "error") {
     failure = s.detail;
+    bug = parse_bug_tag(s.bug).value_or(classify_failure_line(s.detail));
   } else if (s.verdict == "fault") {
     failure = s.last_case + ": " + s.detail;
+    bug = classify_kernel_error(s.detail);
   } else {
     failure = (s.last_case.empty() ? std::string("before the first case") : s.last_case) + ": the program " +
               (run.end == WatchedRun::End::signalled ? "was killed by signal " + std::to_string(run.code) + " (" +
@@ -99,9 +125,11 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
   }
   out << "result: " << result << '\n';
   if (code == exit_failed) {
+    const unsigned hint = hint_for(number, bug);
+    out << "bug class: " << to_string(bug) << " (" << bug_meaning(bug) << ")\n";
     out << "first failure: " << failure << '\n';
-    out << "hint: " << program_path << " --hint 1   (hints from a nudge to nearly the answer: " << hints_path(number)
-        << ")\n";
+    out << "hint: " << program_path << " --hint " << hint << "   (the one for this class of bug; all of them, "
+        << "from a nudge to nearly the answer: " << hints_path(number) << ")\n";
   }
   return code;
 }
@@ -146,7 +174,7 @@ int grade_runs(std::ostream& out, const std::string& program_path, int number, c
     std::vector<std::vector<unsigned char>> first(runs->size());
     for (std::size_t i = 0; i < runs->size(); ++i)
       if (auto why = attempt((*runs)[i], first[i])) {
-        reporter.say("fail " + *why);
+        report_failure(reporter, classify_failure_line(*why), *why);
         return exit_failed;
       }
     if (device->backend() == Backend::sim) {
@@ -171,7 +199,9 @@ int grade_runs(std::ostream& out, const std::string& program_path, int number, c
           }
           if (why) {
             apply_simulator_options(options);
-            reporter.say("fail " + *why);
+            const BugClass bug = classify_failure_line(*why);
+            const bool wrong = bug == BugClass::lost_input || bug == BugClass::never_written;
+            report_failure(reporter, wrong ? BugClass::thread_order : bug, *why);
             return exit_failed;
           }
         }

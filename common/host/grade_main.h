@@ -3,8 +3,9 @@
 // (the solution, the exercise, or a student's submission) runs every graded case in a watched child
 // process; the verdict is a few lines the grading script reads:
 //   result: PASSED | FAILED | SKIPPED
+//   bug class: <class> (<what it means>)                     (FAILED only; common/host/grading.h BugClass)
 //   first failure: <the case and what went wrong>           (FAILED only)
-//   hint: <program> --hint 1                                 (FAILED only)
+//   hint: <program> --hint K   (...)                         (FAILED only: the hint that matches the class)
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -28,8 +29,8 @@ class Reporter;
 // The same verdict for a lesson that grades its own way (lesson 13: operators x types). `work` runs in
 // a watched child (common/host/watchdog.h), with simulated memory faults reported, and says, through
 // the Reporter: "backend <line>" once, "case <what>" before each case (the watchdog's progress),
-// then "pass <N cases>", "fail <one line>" or "skip <why>"; it returns exit_ok, exit_failed or
-// exit_skipped. `source` names the graded file. Prints the verdict lines; returns 0, 1 or 77.
+// then "pass <N cases>", "fail <one line>" (after "bug <tag>", or the line's words say the class:
+// classify_failure_line) or "skip <why>"; it returns exit_ok, exit_failed or exit_skipped. `source` names the graded file. Prints the verdict lines; returns 0, 1 or 77.
 int grade_in_child(std::ostream& out, const std::string& program_path, int number, const std::string& slug,
                    const std::string& source, double case_timeout_s, const std::function<int(const Reporter&)>& work);
 

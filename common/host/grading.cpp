@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <string_view>
 #include <exception>
 
 #include "common/host/sim_bridge.h"
@@ -22,7 +23,10 @@ std::vector<GradeCase> graded_cases(bool huge) {
       if (n > (1u << 16) && seed != grade_seeds[0]) continue;  // big sizes once: they cover every block anyway
       cases.push_back({n, 256, seed, Distribution::uniform, false});
     }
+    // Exact data: integers 1..8 see a single lost element up to 2^20 (beyond, their sums pass 2^24);
+    // spikes see a lost run of 256 elements at any size, where the tolerance above cannot.
     if (n <= (1u << 20)) cases.push_back({n, 256, grade_seeds[1], Distribution::integers, true});
+    cases.push_back({n, 256, grade_seeds[0], Distribution::spikes, true});
   }
   for (unsigned block : {32u, 64u, 128u, 512u, 1024u})
     for (std::uint64_t n : {std::uint64_t{block} + 1, std::uint64_t{1000}, std::uint64_t{block} * 67 - 3})
@@ -44,17 +48,138 @@ CaseResult run_graded_case(Device& device, const Plan& r, const GradeCase& c) {
   return session.run(r, c.block, false);
 }
 
-std::optional<std::string> failure_of(const CaseResult& r, const GradeCase& c) {
+std::string_view to_string(BugClass b) {
+  switch (b) {
+    case BugClass::race: return "race";
+    case BugClass::barrier: return "barrier not reached";
+    case BugClass::out_of_range: return "out of range";
+    case BugClass::never_written: return "never written";
+    case BugClass::hang: return "hang";
+    case BugClass::lost_input: return "lost input";
+    case BugClass::integer_only: return "wrong on integer data only";
+    case BugClass::thread_order: return "wrong only in some thread order";
+    case BugClass::crash: return "crash";
+  }
+  return "?";
+}
+
+std::string_view bug_tag(BugClass b) {
+  switch (b) {
+    case BugClass::race: return "race";
+    case BugClass::barrier: return "barrier";
+    case BugClass::out_of_range: return "out-of-range";
+    case BugClass::never_written: return "never-written";
+    case BugClass::hang: return "hang";
+    case BugClass::lost_input: return "lost-input";
+    case BugClass::integer_only: return "integer-only";
+    case BugClass::thread_order: return "thread-order";
+    case BugClass::crash: return "crash";
+  }
+  return "?";
+}
+
+std::optional<BugClass> parse_bug_tag(std::string_view tag) {
+  for (BugClass b : all_bug_classes)
+    if (bug_tag(b) == tag) return b;
+  return std::nullopt;
+}
+
+std::string_view bug_meaning(BugClass b) {
+  switch (b) {
+    case BugClass::race:
+      return "two threads touch one location, at least one writing, with no barrier between them (both accesses "
+             "are named)";
+    case BugClass::barrier:
+      return "a __syncthreads or warp collective that some threads never reach, or reach at another line";
+    case BugClass::out_of_range: return "an index outside the memory it is meant for";
+    case BugClass::never_written: return "the kernel never stored its result where the plan reads it";
+    case BugClass::hang: return "a loop that never ends, or threads waiting for others that never come";
+    case BugClass::lost_input:
+      return "the total is off by more than rounding allows: input was skipped or added twice";
+    case BugClass::integer_only:
+      return "within rounding on random data, but not exact on whole numbers: a few elements skipped or added "
+             "twice";
+    case BugClass::thread_order:
+      return "right only because the threads ran in lane order: a race the detector could not see";
+    case BugClass::crash: return "the kernel or the program failed in another way (see the message)";
+  }
+  return "?";
+}
+
+BugClass classify_kernel_error(std::string_view what) {
+  const auto has = [&](std::string_view s) { return what.find(s) != std::string_view::npos; };
+  if (has("racecheck:")) return BugClass::race;
+  if (has("out of range") || has("past the end of dynamic shared memory") || has("memory it does not own"))
+    return BugClass::out_of_range;
+  if (has("is not reached by") || has("wait at different") || has("never completes") || has("deadlock") ||
+      has("named in the mask exited") || has("is not in the mask") || has("named in the mask do not exist"))
+    return BugClass::barrier;
+  return BugClass::crash;
+}
+
+BugClass classify_failure_line(std::string_view line) {
+  const BugClass b = classify_kernel_error(line);
+  if (b != BugClass::crash || line.find("sim: ") != std::string_view::npos) return b;
+  return line.find("never written") != std::string_view::npos ? BugClass::never_written : BugClass::lost_input;
+}
+
+std::vector<std::string_view> bug_keywords(BugClass b) {
+  switch (b) {
+    case BugClass::race:
+    case BugClass::thread_order: return {"__syncwarp", "__syncthreads", "barrier", "lock-step", "lockstep", "race"};
+    case BugClass::barrier:
+      return {"outside the `if`", "outside any `if`", "every lane", "whole block", "__syncthreads", "__syncwarp",
+              "barrier"};
+    case BugClass::out_of_range: return {"never past", "past the", "out of range", "bound", "< n", "tid + stride <"};
+    case BugClass::never_written: return {"out[", "partials[", "store", "writes the", "write the"};
+    case BugClass::hang: return {"halv", "half", "down to", "loop", "stride"};
+    case BugClass::lost_input:
+    case BugClass::integer_only: return {"every element", "twice", "grid", "stride", "tail", "< n", "load"};
+    case BugClass::crash: return {};
+  }
+  return {};
+}
+
+namespace {
+
+// "short by 3" / "over by 2": how far an exact result is from the exact total, in whole units.
+std::string whole_difference(double got, double expected) {
+  const double d = got - expected;
+  if (!std::isfinite(d) || d != std::floor(d)) return "";
+  return d < 0 ? "short by " + general(-d, 9) : "over by " + general(d, 9);
+}
+
+}  // namespace
+
+std::optional<Failure> diagnose(const CaseResult& r, const GradeCase& c) {
   const Check& k = r.check;
   // The harness fills the output with 0xFF bytes before every run: that NaN back means no write.
   if (std::isnan(k.got) && std::bit_cast<std::uint32_t>(static_cast<float>(k.got)) == 0xFFFFFFFFu)
-    return "expected " + general(k.reference.sum, 9) + ", but the output was never written (it still holds the poison NaN)";
-  if (c.exact && k.got != k.reference.sum)
-    return "expected exactly " + general(k.reference.sum, 9) + " (integer data: every partial sum is exact), got " +
-           general(k.got, 9);
+    return Failure{BugClass::never_written,
+                   "expected " + general(k.reference.sum, 9) +
+                       ", but the output was never written (it still holds the poison NaN)"};
+  if ((c.exact || k.reference.exact) && k.got != k.reference.sum) {
+    const std::string off = whole_difference(k.got, k.reference.sum);
+    if (c.distribution == Distribution::spikes)
+      return Failure{BugClass::lost_input,
+                     "expected exactly " + general(k.reference.sum, 9) + " (spikes: a 1 every " +
+                         std::to_string(spike_spacing) + "th element, every partial sum exact), got " +
+                         general(k.got, 9) + (off.empty() ? "" : ", " + off) +
+                         ": every " + std::to_string(spike_spacing) +
+                         " consecutive elements hold one spike, so a block's share was skipped or added twice"};
+    return Failure{BugClass::integer_only, "expected exactly " + general(k.reference.sum, 9) +
+                                               " (integer data: every partial sum is exact), got " + general(k.got, 9) +
+                                               (off.empty() ? "" : " (" + off + ")")};
+  }
   if (!k.verified)
-    return "expected " + general(k.reference.sum, 9) + ", got " + general(k.got, 9) + " (|error| " +
-           general(std::abs(k.got - k.reference.sum), 3) + " > tolerance " + general(k.tolerance, 3) + ")";
+    return Failure{BugClass::lost_input, "expected " + general(k.reference.sum, 9) + ", got " + general(k.got, 9) +
+                                             " (|error| " + general(std::abs(k.got - k.reference.sum), 3) +
+                                             " > tolerance " + general(k.tolerance, 3) + ")"};
+  return std::nullopt;
+}
+
+std::optional<std::string> failure_of(const CaseResult& r, const GradeCase& c) {
+  if (auto f = diagnose(r, c)) return f->why;
   return std::nullopt;
 }
 
@@ -65,15 +190,15 @@ std::string label(const Plan& r, const GradeCase& c) {
 }
 
 // Runs the cases until one fails; returns that failure (or nullopt) and counts the cases run.
-std::optional<std::string> first_failure(Device& device, const Plan& r, const std::vector<GradeCase>& cases,
-                                         std::size_t& count, const std::function<void(const std::string&)>& progress) {
+std::optional<Failure> first_failure(Device& device, const Plan& r, const std::vector<GradeCase>& cases,
+                                     std::size_t& count, const std::function<void(const std::string&)>& progress) {
   for (const GradeCase& c : cases) {
     progress(label(r, c));
     ++count;
     try {
-      if (auto why = failure_of(run_graded_case(device, r, c), c)) return label(r, c) + ": " + *why;
-    } catch (const std::exception& e) {  // the simulator's report: which barrier, block and thread
-      return label(r, c) + ": " + e.what();
+      if (auto f = diagnose(run_graded_case(device, r, c), c)) return Failure{f->bug, label(r, c) + ": " + f->why};
+    } catch (const std::exception& e) {  // the simulator's report: which race, barrier, block and thread
+      return Failure{classify_kernel_error(e.what()), label(r, c) + ": " + e.what()};
     }
   }
   return std::nullopt;
@@ -87,8 +212,9 @@ Grade grade_plans(Device& device, const std::vector<Plan>& plans, const RunOptio
   const auto cases = graded_cases(device.backend() == Backend::gpu);
   for (const Plan& r : plans) {
     if (r.backend != device.backend()) continue;
-    if (auto why = first_failure(device, r, cases, g.cases_run, progress)) {
-      g.failure = *why;
+    if (auto f = first_failure(device, r, cases, g.cases_run, progress)) {
+      g.failure = f->why;
+      g.bug = f->bug;
       return g;
     }
   }
@@ -104,10 +230,14 @@ Grade grade_plans(Device& device, const std::vector<Plan>& plans, const RunOptio
       apply_simulator_options(o);
       for (const Plan& r : plans) {
         if (r.backend != device.backend()) continue;
-        if (auto why = first_failure(device, r, small, g.cases_run, progress)) {
+        if (auto f = first_failure(device, r, small, g.cases_run, progress)) {
+          // A kernel error here (a race the detector saw only in this order) keeps its own class.
+          const bool wrong = f->bug == BugClass::lost_input || f->bug == BugClass::integer_only ||
+                             f->bug == BugClass::never_written;
+          g.bug = wrong ? BugClass::thread_order : f->bug;
           g.failure = std::string("right in lane order, wrong when the threads run in ") +
                       (s == SimSchedule::shuffled ? "shuffled" : "reverse") +
-                      " order: a race (a read that no barrier orders after the write it needs). " + *why;
+                      " order: a race (a read that no barrier orders after the write it needs). " + f->why;
           apply_simulator_options(options);
           return g;
         }

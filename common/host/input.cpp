@@ -8,12 +8,13 @@ std::string_view to_string(Distribution d) {
     case Distribution::uniform: return "uniform";
     case Distribution::positive: return "positive";
     case Distribution::integers: return "integers";
+    case Distribution::spikes: return "spikes";
   }
   return "?";
 }
 
 std::optional<Distribution> parse_distribution(std::string_view name) {
-  for (auto d : {Distribution::uniform, Distribution::positive, Distribution::integers})
+  for (auto d : {Distribution::uniform, Distribution::positive, Distribution::integers, Distribution::spikes})
     if (name == to_string(d)) return d;
   return std::nullopt;
 }

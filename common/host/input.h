@@ -1,6 +1,7 @@
 #pragma once
 // Seeded input data for every lesson: never zeros (they hide unwritten outputs and wrong indexing),
-// reproducible from (seed, distribution, n) alone, and fast enough to fill 8 GiB.
+// except the sparse exact `spikes`, reproducible from (seed, distribution, n) alone, and fast enough
+// to fill 8 GiB.
 #include <cstdint>
 #include <optional>
 #include <span>

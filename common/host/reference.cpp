@@ -24,14 +24,38 @@ struct Compensated {
   double value() const { return sum + carry; }
 };
 
+// A whole number no larger in magnitude than the exact limit (so the int conversion is defined).
+bool small_whole(float v) {
+  return std::fabs(v) <= static_cast<float>(float32_exact_limit) && static_cast<float>(static_cast<std::int32_t>(v)) == v;
+}
+
 Reference reduce_chunk(std::span<const float> values) {
   Compensated s;
   Compensated a;
+  bool whole = true;
   for (float v : values) {
     s.add(v);
     a.add(std::fabs(static_cast<double>(v)));
+    whole = whole && small_whole(v);
   }
-  return {s.value(), a.value(), values.size()};
+  return {s.value(), a.value(), values.size(), whole};
+}
+
+// Parts of one input summed separately, combined: exact when every part is whole and the total is
+// small. A part's `exact` is taken to say that its values are whole: true of reduce_chunk's parts, and
+// of a combined part too, except one over the limit, which puts the total over the limit as well.
+Reference combine(const std::vector<Reference>& parts) {
+  Compensated s;
+  Compensated a;
+  bool whole = true;
+  std::uint64_t n = 0;
+  for (const auto& p : parts) {
+    s.add(p.sum);
+    a.add(p.abs_sum);
+    whole = whole && p.exact;  // a part's `exact` says here only that its values are whole
+    n += p.n;
+  }
+  return {s.value(), a.value(), n, whole && a.value() <= float32_exact_limit};
 }
 
 }  // namespace
@@ -42,28 +66,23 @@ Reference reference_sum(std::span<const float> values) {
   for_each_chunk(values.size(), chunk_floor, [&](std::size_t c, std::size_t lo, std::size_t hi) {
     parts[c] = reduce_chunk(values.subspan(lo, hi - lo));
   });
-  Compensated s;
-  Compensated a;
-  for (const auto& p : parts) {
-    s.add(p.sum);
-    a.add(p.abs_sum);
-  }
-  return {s.value(), a.value(), values.size()};
+  Reference r = combine(parts);
+  r.n = values.size();
+  return r;
 }
 
 Reference reference_of_stream(std::uint64_t seed, Distribution d, std::uint64_t first, std::uint64_t count) {
   constexpr std::uint64_t slice = std::uint64_t{1} << 26;  // 256 MiB at a time: enough to keep every core busy
   std::vector<float> values(static_cast<std::size_t>(std::min(count, slice)));
-  Compensated s;
-  Compensated a;
+  std::vector<Reference> parts;
   for (std::uint64_t done = 0; done < count; done += slice) {
     const std::span<float> part(values.data(), static_cast<std::size_t>(std::min(slice, count - done)));
     fill_input(part, seed, d, first + done);
-    const Reference r = reference_sum(part);
-    s.add(r.sum);
-    a.add(r.abs_sum);
+    parts.push_back(reference_sum(part));
   }
-  return {s.value(), a.value(), count};
+  Reference r = combine(parts);
+  r.n = count;
+  return r;
 }
 
 std::uint64_t summation_depth(std::uint64_t n_leaves, std::uint64_t per_thread) {
@@ -72,6 +91,7 @@ std::uint64_t summation_depth(std::uint64_t n_leaves, std::uint64_t per_thread) 
 }
 
 double tolerance(const Reference& ref, std::uint64_t depth) {
+  if (ref.exact) return 0.0;  // every partial sum is exact: so must the result be
   const double du = static_cast<double>(depth) * float32_unit_roundoff;
   if (du >= 1.0) return ref.abs_sum;  // the bound says nothing finer than the magnitude itself
   // The float32 rounding of the inputs themselves is exact (they are floats), so gamma covers it all;

@@ -12,7 +12,15 @@ struct Reference {
   double sum = 0.0;      // the sum, accurate to about one double rounding (Neumaier, see reference.cpp)
   double abs_sum = 0.0;  // sum of |x_i|: scales every rounding-error bound
   std::uint64_t n = 0;
+  // Every value is a whole number and sum |x_i| <= 2^24: then every partial sum of any subset, in any
+  // order, is a whole number of magnitude at most 2^24, which float32 holds exactly. `sum` is exact,
+  // and so must a float32 reduction be: its tolerance is 0 (integer data up to 2^21 elements, spikes
+  // up to 2^32).
+  bool exact = false;
 };
+
+// The largest sum |x_i| of whole numbers whose every partial sum float32 holds exactly.
+inline constexpr double float32_exact_limit = 0x1p24;
 
 // Neumaier-compensated double sum, split over host threads for large inputs.
 Reference reference_sum(std::span<const float> values);
@@ -31,8 +39,11 @@ inline constexpr double float32_unit_roundoff = 0x1p-24;
 std::uint64_t summation_depth(std::uint64_t n_leaves, std::uint64_t per_thread);
 
 // Higham's worst-case bound for any float32 summation whose longest path has `depth` additions:
-// |computed - exact| <= gamma(depth) * sum|x_i|, gamma(d) = d*u / (1 - d*u). No magic constant:
-// a kernel outside this bound has lost or double-counted input, whatever order it added in.
+// |computed - exact| <= gamma(depth) * sum|x_i|, gamma(d) = d*u / (1 - d*u); 0 when ref.exact. No
+// magic constant: a result outside it cannot come from adding each input once in any order. The
+// converse does not hold: the bound grows with N and the depth (at 2^28 uniform inputs it is
+// thousands against a total of a few thousand), so a lost block hides inside it. Exact data
+// (ref.exact) is what sees every lost or doubled element: see README, "What a pass proves".
 double tolerance(const Reference& ref, std::uint64_t depth);
 
 // True when `got` is within tolerance(ref, depth) of ref.sum (NaN never passes).

@@ -13,6 +13,7 @@ void apply_simulator_options(const RunOptions& o) {
   }
   s.seed = static_cast<unsigned>(o.seed);
   s.host_threads = o.sim_threads;
+  s.racecheck = racecheck_on(o);
   sim::set_options(s);
 }
 

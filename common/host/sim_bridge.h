@@ -1,5 +1,6 @@
 #pragma once
-// Hands the command line's simulator settings (lane schedule, host threads, seed) to the simulator.
+// Hands the command line's simulator settings (lane schedule, host threads, seed, race checking) to
+// the simulator.
 #include "common/host/cli.h"
 
 namespace rl {

@@ -77,6 +77,8 @@ BlockRunner::BlockRunner(const LaunchConfig& config, StackPool& stacks) : config
         throw std::bad_alloc();
     }
     smem_ = guard_ - smem_alloc_;  // 16-byte aligned: body and smem_alloc_ are multiples of 16
+    if (config.options.racecheck)
+        race_ = std::make_unique<RaceDetector>(n_, smem_, config.dynamic_smem_bytes, map_, map_ + map_bytes_);
 }
 
 BlockRunner::~BlockRunner() { ::munmap(map_, map_bytes_); }
@@ -92,6 +94,7 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
     blockDim = config_.block;
     gridDim = config_.grid;
     std::memset(smem_, 0xFF, smem_alloc_);
+    if (race_) race_->start_block();
 
     const unsigned bx = config_.block.x, by = config_.block.y;
     ready_.clear();
@@ -251,6 +254,7 @@ int BlockRunner::barrier(BarrierOp op, int predicate, const std::source_location
         }
         barrier_count_ = 0;
         barrier_true_ = 0;
+        if (race_) race_->block_barrier();
         report_sync(0, 0, loc);
     }
     yield();
@@ -355,11 +359,20 @@ void BlockRunner::complete_warp_group(unsigned warp, unsigned mask) {
             report_sync(warp, mask, threads_[base + static_cast<unsigned>(std::countr_zero(mask))].loc);
             break;
     }
+    // Every collective orders the shared-memory accesses of the lanes it names (racecheck.h).
+    if (race_) race_->warp_sync(warp, mask);
     for_lanes(mask, [&](unsigned l) {
         threads_[base + l].state = State::ready;
         ready_.push_back(base + l);
     });
     warp_waiting_[warp] &= ~mask;
+}
+
+void BlockRunner::check_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space,
+                               const void* base, std::size_t element_bytes, const std::source_location& loc) {
+    if (!race_ || !running_) return;
+    if (auto conflict = race_->access(current_, address, bytes, kind, space, base, element_bytes, loc))
+        fail(*conflict);
 }
 
 std::string BlockRunner::describe_waits(const std::vector<unsigned>& ids) const {

@@ -12,7 +12,11 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 #include "common/sim/launch_config.h"
+#include "common/sim/race_detector.h"
+#include "common/sim/racecheck.h"
 #include "common/sim/runtime.h"
 #include "common/sim/stack_pool.h"
 
@@ -34,6 +38,10 @@ public:
     std::uint64_t warp(WarpOp op, unsigned mask, std::uint64_t value, std::int64_t arg, int width,
                        const std::source_location& loc);
     unsigned active_mask() const;
+    // A checked view's access (racecheck.h): handed to the race detector when the launch checks
+    // races; a conflict fails the running thread with the detector's report.
+    void check_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space, const void* base,
+                      std::size_t element_bytes, const std::source_location& loc);
     void* shared_base() const { return smem_; }
     std::size_t shared_bytes() const { return config_.dynamic_smem_bytes; }
     [[noreturn]] void fail(const std::string& what);  // throws KernelError for the current thread
@@ -101,6 +109,7 @@ private:
     unsigned char* guard_ = nullptr;
     std::size_t map_bytes_ = 0;
     BlockRunner* previous_ = nullptr;
+    std::unique_ptr<RaceDetector> race_;  // only when the launch's options ask for race checking
 };
 
 }  // namespace rl::sim::detail

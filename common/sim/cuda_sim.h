@@ -12,6 +12,7 @@
 //   errors.h        rl::sim::KernelError rl::sim::kernel_error
 //   options.h       rl::sim::Schedule rl::sim::Options set_options options
 //   kernel_launch.h rl::sim::launch rl::dynamic_shared<T>
+//   racecheck.h     rl::sim::SharedView VolatileSharedView GlobalView: memory the race detector sees
 #pragma once
 
 #include "common/sim/qualifiers.h"
@@ -25,3 +26,4 @@
 #include "common/sim/errors.h"
 #include "common/sim/options.h"
 #include "common/sim/kernel_launch.h"
+#include "common/sim/racecheck.h"

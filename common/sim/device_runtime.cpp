@@ -70,5 +70,10 @@ std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, std
 
 unsigned active_mask() { return runner_for("__activemask").active_mask(); }
 
+void report_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space, const void* base,
+                   std::size_t element_bytes, const std::source_location& loc) {
+    if (BlockRunner* r = BlockRunner::current()) r->check_access(address, bytes, kind, space, base, element_bytes, loc);
+}
+
 }  // namespace detail
 }  // namespace rl::sim

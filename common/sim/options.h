@@ -15,6 +15,9 @@ struct Options {
     Schedule schedule = Schedule::lane_order;
     unsigned seed = 1;
     unsigned host_threads = 0;  // 0 = std::thread::hardware_concurrency() (at least 1)
+    // Race checking: every access through a checked view (racecheck.h) is checked against the
+    // block's synchronisation, and the first race ends the launch with a KernelError (README.md).
+    bool racecheck = false;
 };
 
 void set_options(const Options& o);

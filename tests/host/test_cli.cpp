@@ -68,3 +68,12 @@ TEST_CASE("bad options are refused with one-line usage errors", "[cli]") {
 }
 
 TEST_CASE("--help prints and asks for no run", "[cli]") { CHECK_FALSE(parse({"--help"})); }
+
+TEST_CASE("the race detector is on when grading unless turned off, and on when asked", "[cli]") {
+  CHECK_FALSE(racecheck_on(*parse({})));
+  CHECK(racecheck_on(*parse({"--sim-racecheck"})));
+  CHECK(racecheck_on(*parse({"--grade"})));
+  CHECK_FALSE(racecheck_on(*parse({"--grade", "--no-sim-racecheck"})));
+  CHECK_FALSE(parse({})->sim_racecheck);
+  CHECK(parse({"--no-sim-racecheck"})->sim_racecheck == false);
+}

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <algorithm>
 #include <csignal>
 #include <bit>
 #include <cmath>
@@ -34,6 +35,24 @@ TEST_CASE("graded cases cover the sizes the standards name", "[host][grading]") 
   CHECK(describe(cases.front()) == "n=0 block=256 seed=1 uniform");
 }
 
+TEST_CASE("every graded size, the largest included, has an exact spike case", "[host][grading]") {
+  for (bool huge : {false, true}) {
+    const auto cases = graded_cases(huge);
+    for (std::uint64_t n : graded_sizes(huge)) {
+      CAPTURE(huge, n);
+      const auto spikes = std::count_if(cases.begin(), cases.end(), [&](const GradeCase& c) {
+        return c.n == n && c.distribution == Distribution::spikes && c.exact;
+      });
+      CHECK(spikes == 1);
+      // Integer data where it is exact (sums below 2^24), none beyond.
+      const auto ints = std::count_if(cases.begin(), cases.end(), [&](const GradeCase& c) {
+        return c.n == n && c.distribution == Distribution::integers;
+      });
+      CHECK(ints == (n <= (1u << 20) ? 1 : 0));
+    }
+  }
+}
+
 TEST_CASE("a verdict names what is wrong with a result", "[host][grading]") {
   CaseResult r;
   r.check.reference.sum = 10.0;
@@ -51,6 +70,86 @@ TEST_CASE("a verdict names what is wrong with a result", "[host][grading]") {
   c.exact = true;
   r.check.got = 10.0009, r.check.verified = true;
   CHECK_THAT(*failure_of(r, c), Catch::Contains("exactly"));
+}
+
+TEST_CASE("a failed result gets the class of bug it shows", "[host][grading]") {
+  CaseResult r;
+  r.check.reference.sum = 4096.0;
+  r.check.tolerance = 2.0;
+  GradeCase uniform{1u << 20, 256, 1, Distribution::uniform, false};
+  // Poison back: never written, whatever the data.
+  r.check.got = static_cast<double>(std::bit_cast<float>(0xFFFFFFFFu));
+  CHECK(diagnose(r, uniform)->bug == BugClass::never_written);
+  // Outside the bound on random data: input lost or counted twice.
+  r.check.got = 4000.0, r.check.verified = false;
+  CHECK(diagnose(r, uniform)->bug == BugClass::lost_input);
+  // Within the bound: passes, though 1 off (what the bound cannot see).
+  r.check.got = 4095.0, r.check.verified = true;
+  CHECK_FALSE(diagnose(r, uniform));
+  // The same 1 on spikes: a block's share lost, and by how much.
+  const GradeCase spikes{1u << 20, 256, 1, Distribution::spikes, true};
+  r.check.reference.exact = true;
+  const auto lost = diagnose(r, spikes);
+  REQUIRE(lost);
+  CHECK(lost->bug == BugClass::lost_input);
+  CHECK_THAT(lost->why, Catch::Contains("expected exactly 4096") && Catch::Contains("got 4095") &&
+                            Catch::Contains("short by 1") && Catch::Contains("skipped or added twice"));
+  r.check.got = 4097.0;
+  CHECK_THAT(diagnose(r, spikes)->why, Catch::Contains("over by 1"));
+  // On integer data, right within rounding elsewhere: wrong on integer data only.
+  const GradeCase ints{1000, 256, 1, Distribution::integers, true};
+  r.check.got = 4093.0;
+  const auto integer = diagnose(r, ints);
+  REQUIRE(integer);
+  CHECK(integer->bug == BugClass::integer_only);
+  CHECK_THAT(integer->why, Catch::Contains("(short by 3)"));
+  r.check.got = 4096.0;
+  CHECK_FALSE(diagnose(r, ints));
+}
+
+TEST_CASE("kernel errors are classed by what the simulator reports", "[host][grading]") {
+  const std::string head = "n=1 block=256 seed=1 uniform: sim: kernel 'k' block (0,0,0) thread (1,0,0): ";
+  CHECK(classify_kernel_error(head + "racecheck: write-after-read race on shared[1]: thread 0 read it at k.cuh:21, "
+                                     "then thread 1 wrote it at k.cuh:21, with no __syncwarp") == BugClass::race);
+  CHECK(classify_kernel_error(head + "__syncthreads at k.cuh:20 is not reached by threads 128-255 of the block, "
+                                     "which exited") == BugClass::barrier);
+  CHECK(classify_kernel_error(head + "threads of the block wait at different __syncthreads: threads 0-3 at k.cuh:5") ==
+        BugClass::barrier);
+  CHECK(classify_kernel_error(head + "deadlock: __syncwarp at k.cuh:9 with mask 0xffffffff never completes") ==
+        BugClass::barrier);
+  CHECK(classify_kernel_error(head + "out of range: shared[256] is outside the block's dynamic shared memory") ==
+        BugClass::out_of_range);
+  CHECK(classify_kernel_error(head + "read or wrote past the end of dynamic shared memory") == BugClass::out_of_range);
+  CHECK(classify_kernel_error(head + "checked_span 'in': index 9 is out of range (length 9)") == BugClass::out_of_range);
+  CHECK(classify_kernel_error(head + "uncaught exception: boom") == BugClass::crash);
+  // A lesson's own failure line, with no class said: a wrong result is lost input.
+  CHECK(classify_failure_line("sum float32 n=1000: expected 3, got 2") == BugClass::lost_input);
+  CHECK(classify_failure_line("n=3: the output was never written") == BugClass::never_written);
+  CHECK(classify_failure_line(head + "uncaught exception: boom") == BugClass::crash);
+  for (BugClass b : all_bug_classes) {
+    CHECK(parse_bug_tag(bug_tag(b)) == b);
+    CHECK_FALSE(bug_meaning(b).empty());
+  }
+  CHECK(to_string(BugClass::integer_only) == "wrong on integer data only");
+  CHECK(to_string(BugClass::thread_order) == "wrong only in some thread order");
+}
+
+TEST_CASE("the grader points to the hint that matches the bug", "[host][grading]") {
+  const std::string plain =
+      "# Hints\n## Hint 1\nFold the block in half.\n## Hint 2\nEvery level ends with `__syncthreads()`, outside "
+      "the `if`.\n## Hint 3\nIn pseudo-code: out[blockIdx.x] = partial[0]\n";
+  CHECK(matching_hint(plain, bug_tag(BugClass::race), bug_keywords(BugClass::race)) == 2);
+  CHECK(matching_hint(plain, bug_tag(BugClass::barrier), bug_keywords(BugClass::barrier)) == 2);
+  CHECK(matching_hint(plain, bug_tag(BugClass::never_written), bug_keywords(BugClass::never_written)) == 3);
+  CHECK(matching_hint(plain, bug_tag(BugClass::crash), bug_keywords(BugClass::crash)) == 1);  // nothing matches
+  // A tag in a hint wins over the words, and is not printed.
+  const std::string tagged =
+      "## Hint 1\nA barrier per level.\n## Hint 2\n<!-- grader: race, thread-order -->\nRead, wait, write, wait.\n";
+  CHECK(matching_hint(tagged, "race", bug_keywords(BugClass::race)) == 2);
+  CHECK(matching_hint(tagged, "thread-order", {}) == 2);
+  CHECK(matching_hint(tagged, "barrier", bug_keywords(BugClass::barrier)) == 1);
+  CHECK(*hint_text(tagged, 2) == "Read, wait, write, wait.");
+  CHECK(matching_hint("no hints", "race", {}) == 0);
 }
 
 TEST_CASE("hints are read section by section", "[host][grading]") {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <vector>
 
 #include "common/host/input.h"
@@ -43,8 +44,28 @@ TEST_CASE("a slice of the stream equals the same values made one by one", "[inpu
   CHECK(input_value(77, Distribution::uniform, 123) == whole[123]);
 }
 
+TEST_CASE("spikes: a 1 in every 256 consecutive elements, 0 elsewhere, at a seeded phase", "[input]") {
+  std::vector<float> v(1 << 16);
+  fill_input(v, 5, Distribution::spikes);
+  CHECK(std::all_of(v.begin(), v.end(), [](float x) { return x == 0.0f || x == 1.0f; }));
+  for (std::size_t start : {std::size_t{0}, std::size_t{1}, std::size_t{77}, std::size_t{255}, v.size() - 256})
+    CHECK(std::count(v.begin() + static_cast<std::ptrdiff_t>(start), v.begin() + static_cast<std::ptrdiff_t>(start + 256),
+                     1.0f) == 1);
+  CHECK(std::count(v.begin(), v.end(), 1.0f) == (1 << 16) / 256);
+  // The phase depends on the seed; a slice made elsewhere (a GPU's share) lines up with the whole.
+  std::set<std::size_t> phases;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    fill_input(v, seed, Distribution::spikes);
+    phases.insert(static_cast<std::size_t>(std::find(v.begin(), v.end(), 1.0f) - v.begin()));
+  }
+  CHECK(phases.size() > 1);
+  std::vector<float> slice(1000);
+  fill_input(slice, 8, Distribution::spikes, 3000);
+  CHECK(std::equal(slice.begin(), slice.end(), v.begin() + 3000));
+}
+
 TEST_CASE("distribution names round-trip", "[input]") {
-  for (auto d : {Distribution::uniform, Distribution::positive, Distribution::integers})
+  for (auto d : {Distribution::uniform, Distribution::positive, Distribution::integers, Distribution::spikes})
     CHECK(parse_distribution(to_string(d)) == d);
   CHECK_FALSE(parse_distribution("zeros"));
 }

@@ -87,3 +87,42 @@ TEST_CASE("tolerance grows with depth and rejects NaN", "[tolerance]") {
   CHECK(summation_depth(256, 0) == 9);
   CHECK(summation_depth(257, 4) == 4 + 9 + 1);
 }
+
+TEST_CASE("exact data has an exact reference and no tolerance; other data keeps its bound", "[reference]") {
+  std::vector<float> v(1u << 20);
+  fill_input(v, 7, Distribution::integers);  // sum about 4.7 million: below 2^24
+  const Reference ints = reference_sum(v);
+  CHECK(ints.exact);
+  CHECK(tolerance(ints, 100) == 0.0);
+  CHECK(within_tolerance(ints.sum, ints, 100));
+  CHECK_FALSE(within_tolerance(ints.sum - 1, ints, 100));  // one element of 1 lost: seen
+  std::vector<float> more((1u << 23) + 3);
+  fill_input(more, 7, Distribution::integers);  // sum about 38 million: float32 sums round
+  CHECK_FALSE(reference_sum(more).exact);
+  fill_input(v, 7, Distribution::uniform);
+  CHECK_FALSE(reference_sum(v).exact);
+  CHECK(tolerance(reference_sum(v), 100) > 0.0);
+  v.assign(v.size(), 0.0f);
+  v[3] = 0.5f;  // whole numbers only
+  CHECK_FALSE(reference_sum(v).exact);
+}
+
+TEST_CASE("spikes are exact at any size, so one lost block always shows", "[reference]") {
+  // Made and summed a slice at a time, from an offset, as lesson 17's GPUs make their shares.
+  const std::uint64_t n = (std::uint64_t{1} << 24) + 17;
+  const Reference r = reference_of_stream(3, Distribution::spikes, 1000, n);
+  CHECK(r.exact);
+  CHECK(r.n == n);
+  CHECK((r.sum == std::floor(n / 256.0) || r.sum == std::ceil(n / 256.0)));
+  CHECK(tolerance(r, 1u << 20) == 0.0);  // even a deep plan: no rounding hides anything
+  CHECK_FALSE(within_tolerance(r.sum - 1, r, 1u << 20));
+  // At 2^32 elements (the most a 32-bit share could hold) there are exactly 2^24 spikes: every partial
+  // sum of ones up to 2^24 is exact in float32. One more and the claim would fail.
+  for (std::uint64_t first_spike : {0u, 1u, 255u}) {  // where the seeded phase puts the first one
+    const std::uint64_t big = std::uint64_t{1} << 32;
+    const std::uint64_t count = (big - first_spike + spike_spacing - 1) / spike_spacing;
+    CAPTURE(first_spike);
+    CHECK(count == (std::uint64_t{1} << 24));
+    CHECK(static_cast<double>(static_cast<float>(count)) == static_cast<double>(count));
+  }
+}

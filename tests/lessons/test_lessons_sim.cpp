@@ -2,6 +2,8 @@
 // sizes (up to 2^20) and seeds: the same cases the GPU suite runs on the H100.
 #include "tests/lessons/lesson_checks.h"
 
+#include "common/host/sim_bridge.h"
+
 using namespace rl;
 
 TEST_CASE("every lesson is registered for the simulator", "[sim][lessons]") {
@@ -20,6 +22,27 @@ TEST_CASE("each lesson reads from any float address on the simulator", "[sim][le
   auto device = make_sim_device();
   const int lesson = GENERATE(from_range(test::lessons_on(Backend::sim)));
   DYNAMIC_SECTION("lesson " << lesson) { test::check_lesson_misaligned(*device, lesson); }
+}
+
+TEST_CASE("every lesson's kernel is race-free under the race detector, in every thread order", "[sim][lessons]") {
+  auto device = make_sim_device();
+  const int lesson = GENERATE(from_range(test::lessons_on(Backend::sim)));
+  for (const SimSchedule s : {SimSchedule::lane_order, SimSchedule::reverse_lanes, SimSchedule::shuffled}) {
+    RunOptions o;
+    o.schedule = s;
+    o.sim_racecheck = true;
+    apply_simulator_options(o);
+    for (const Plan& r : plans_of(lesson, Backend::sim))
+      for (unsigned block : {32u, 64u, 256u, 1024u})
+        for (std::uint64_t n : {std::uint64_t{1000}, std::uint64_t{block} * 67 - 3, (std::uint64_t{1} << 16) + 1}) {
+          INFO("lesson " << lesson << " " << r.variant << " block " << block << " n " << n << " schedule "
+                         << static_cast<int>(s));
+          CaseResult result;
+          CHECK_NOTHROW(result = test::run_case(*device, r, n, block, 7, Distribution::uniform));
+          CHECK(result.check.verified);
+        }
+  }
+  apply_simulator_options(RunOptions{});
 }
 
 TEST_CASE("lesson 11's finish is bitwise reproducible on the simulator", "[sim][lessons]") {

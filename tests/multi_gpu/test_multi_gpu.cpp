@@ -79,6 +79,21 @@ TEST_CASE("a large N over every GPU matches one GPU", "[nccl][large]") {
   CHECK(std::abs(double{multi.total} - single.total) <= multi.tolerance + single.tolerance);
 }
 
+TEST_CASE("a lost block or GPU share cannot hide in the split: exact spikes", "[nccl][large]") {
+  // A 1 at every 256th element of the whole input, 0 elsewhere: every GPU's share and every block's
+  // holds spikes, and every partial sum is exact up to 2^32 elements. The rounding bound on uniform
+  // data at these sizes is larger than a GPU's share; here the total must be exact.
+  for (const std::uint64_t n : {(std::uint64_t{1} << 28) + 5, (std::uint64_t{1} << 31) + 17}) {
+    const Reference ref = reference_of_stream(77, Distribution::spikes, 0, n);
+    REQUIRE(ref.exact);
+    MultiGpuSum group(gpus());
+    const Sum multi = sum_on(group, n, Distribution::spikes, ref);
+    INFO("n=" << n << " total=" << multi.total << " reference=" << ref.sum);
+    CHECK(multi.tolerance == 0.0);
+    CHECK(double{multi.total} == ref.sum);
+  }
+}
+
 TEST_CASE("one process per GPU gives a verified total", "[nccl][processes]") {
   const std::string command = std::string(RL_LESSON17_EXE) + " --processes --n 1000003 --check-only";
   CHECK(std::system(command.c_str()) == 0);

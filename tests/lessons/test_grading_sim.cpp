@@ -1,0 +1,250 @@
+// The grader end to end on the simulator, in process: broken versions of lessons 03 and 05, each with
+// one classic mistake, graded as --grade grades them (race detector on), must each get their bug
+// class and the report that names it; a plan that drops one block must fail the exact spike case at
+// the largest graded size; and every lesson's own kernel must be race-free in every thread order.
+// (A hang needs the watchdog's child process: lessons/grade.sh --self-check covers that one.)
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/device/traced.h"
+#include "common/grid_size.h"
+#include "common/host/course.h"
+#include "common/host/grading.h"
+#include "common/host/sim_bridge.h"
+#include "common/launch.h"
+#include "tests/lessons/dropped_block.h"
+#include "tests/lessons/lesson_cases.h"
+
+RL_NAMESPACE_BEGIN
+namespace broken {
+
+// Lesson 03 without the barrier in its loop.
+template <class Trace = NoTrace>
+__global__ void missing_barrier_in_loop(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
+  partial[tid] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+// Lesson 03 whose barrier stops once a warp's worth of threads is left.
+template <class Trace = NoTrace>
+__global__ void barrier_only_above_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
+  partial[tid] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+    if (stride > 32) __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+// Lesson 03 with its barrier inside the branch.
+template <class Trace = NoTrace>
+__global__ void barrier_inside_branch(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
+  partial[tid] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) {
+      partial[tid] += partial[tid + stride];
+      __syncthreads();
+    }
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+// Lesson 03 starting at stride blockDim.x: thread 0 reads one slot past the block's.
+template <class Trace = NoTrace>
+__global__ void reads_past_shared_memory(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
+  partial[tid] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (unsigned stride = blockDim.x; stride > 0; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+// Lesson 03 that forgets to store the block's result.
+template <class Trace = NoTrace>
+__global__ void never_writes_output(In<Trace> in, Out<Trace>, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
+  partial[tid] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+    __syncthreads();
+  }
+}
+
+// Lesson 05's block levels, then a warp tail: Harris's volatile one, or the __syncwarp one without the
+// wait between a level's reads and its writes (through the checked view, or through a raw pointer the
+// detector cannot see).
+enum class Tail { volatile_2007, missing_syncwarp, missing_syncwarp_raw };
+template <Tail T, class Trace = NoTrace>
+__global__ void warp_tail(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * blockDim.x) + tid;
+  Float<Trace> sum = i < n ? in[i] : 0.0f;
+  if (i + blockDim.x < n) sum += in[i + blockDim.x];
+  partial[tid] = sum;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 32; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+    __syncthreads();
+  }
+  if (tid < 32) {
+    if constexpr (T == Tail::volatile_2007) {
+      VolatileShared<Trace> v = partial;
+      v[tid] = v[tid] + v[tid + 32];
+      v[tid] = v[tid] + v[tid + 16];
+      v[tid] = v[tid] + v[tid + 8];
+      v[tid] = v[tid] + v[tid + 4];
+      v[tid] = v[tid] + v[tid + 2];
+      v[tid] = v[tid] + v[tid + 1];
+    } else {
+      float* raw = dynamic_shared<float>();
+      Float<Trace> s = partial[tid];
+      for (unsigned stride = 32; stride > 0; stride /= 2) {
+        if constexpr (T == Tail::missing_syncwarp) {
+          if (tid + stride < blockDim.x) s += partial[tid + stride];
+          partial[tid] = s;
+        } else {
+          if (tid + stride < blockDim.x) s += raw[tid + stride];
+          raw[tid] = s;
+        }
+        __syncwarp();
+      }
+    }
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+// A tree plan over one of the kernels above: `per_thread` inputs per thread (1: lesson 03, 2: lesson 05).
+template <auto Kernel, unsigned PerThread>
+void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape&,
+            void* stream) {
+  for_each_tree_pass(in, out, n, std::uint64_t{PerThread} * block, scratch, [&](const TreePass& pass) {
+    launch("broken", Kernel, dim3(pass.blocks), dim3(block), block * sizeof(float), stream, pass.in, pass.out,
+           pass.count);
+  });
+}
+
+template <auto Kernel, unsigned PerThread>
+Plan plan(std::string_view variant) {
+  return {.lesson = PerThread == 1 ? 3 : 5,
+          .slug = "broken",
+          .title = "a broken submission",
+          .variant = variant,
+          .backend = Backend::sim,
+          .scratch_bytes = [](std::uint64_t n, unsigned b, const DeviceShape&) {
+            return tree_scratch_bytes(n, std::uint64_t{PerThread} * b);
+          },
+          .reduce = reduce<Kernel, PerThread>,
+          .depth = [](std::uint64_t n, unsigned b, const DeviceShape&) {
+            return tree_depth(n, std::uint64_t{PerThread} * b);
+          }};
+}
+
+}  // namespace broken
+RL_NAMESPACE_END
+
+using namespace rl;
+
+namespace {
+
+// Grades one plan the way `NN --grade` does on the simulator (the race detector on unless `racecheck`
+// says otherwise), then puts the simulator's options back.
+Grade grade(const Plan& p, bool racecheck = true) {
+  RunOptions o;
+  o.grade = true;
+  o.backend = Backend::sim;
+  o.sim_racecheck = racecheck;
+  apply_simulator_options(o);
+  auto device = make_sim_device();
+  const Grade g = grade_plans(*device, {p}, o, [](const std::string&) {});
+  apply_simulator_options(RunOptions{});
+  return g;
+}
+
+struct Broken {
+  Plan plan;
+  BugClass bug;
+  std::string phrase;  // the report must name this
+};
+
+}  // namespace
+
+TEST_CASE("each broken submission gets its bug class and a report that names it", "[sim][grading]") {
+  using namespace rl::broken;
+  const std::vector<Broken> broken{
+      {plan<&missing_barrier_in_loop<NoTrace>, 1>("missing_barrier_in_loop"), BugClass::race,
+       "racecheck: write-after-read race on shared[1]: thread 0 read it at test_grading_sim.cpp:"},
+      {plan<&barrier_only_above_warp<NoTrace>, 1>("barrier_only_above_warp"), BugClass::race,
+       "racecheck: write-after-read race on shared[1]: thread 0 read it at test_grading_sim.cpp:"},
+      {plan<&warp_tail<Tail::volatile_2007, NoTrace>, 2>("volatile_tail"), BugClass::race,
+       "racecheck: write-after-read race on shared[1]: thread 0 read it at test_grading_sim.cpp:"},
+      {plan<&warp_tail<Tail::missing_syncwarp, NoTrace>, 2>("missing_syncwarp"), BugClass::race,
+       "racecheck: write-after-read race on shared[16]: thread 0 read it at test_grading_sim.cpp:"},
+      {plan<&barrier_inside_branch<NoTrace>, 1>("barrier_inside_branch"), BugClass::barrier, "is not reached by threads"},
+      {plan<&reads_past_shared_memory<NoTrace>, 1>("reads_past_shared_memory"), BugClass::out_of_range,
+       "out of range: shared[256] is outside the block's dynamic shared memory"},
+      {plan<&never_writes_output<NoTrace>, 1>("never_writes_output"), BugClass::never_written, "never written"},
+      // The detector cannot see a raw pointer: the thread orders still can.
+      {plan<&warp_tail<Tail::missing_syncwarp_raw, NoTrace>, 2>("missing_syncwarp_raw"), BugClass::thread_order,
+       "right in lane order, wrong when the threads run in reverse order"},
+      {test::dropped_block_plan<Backend::sim>(), BugClass::lost_input, "n=257 block=256 seed=1 uniform: expected"},
+  };
+  for (const Broken& b : broken) {
+    const Grade g = grade(b.plan);
+    INFO(b.plan.variant << ": " << to_string(g.bug) << ": " << g.failure);
+    CHECK_FALSE(g.passed);
+    CHECK(g.bug == b.bug);
+    CHECK_THAT(g.failure, Catch::Contains(b.phrase));
+  }
+  // With the detector off, the missing __syncwarp is still caught, by the thread orders.
+  const Grade off = grade(plan<&warp_tail<Tail::missing_syncwarp, NoTrace>, 2>("missing_syncwarp"), false);
+  CHECK(off.bug == BugClass::thread_order);
+}
+
+TEST_CASE("a plan that drops one block fails the exact case at the largest graded size", "[sim][grading]") {
+  auto device = make_sim_device();
+  const Plan dropped = test::dropped_block_plan<Backend::sim>();
+  const std::uint64_t largest = graded_sizes(false).back();
+  const auto cases = graded_cases(false);
+  const auto spikes = std::find_if(cases.begin(), cases.end(), [&](const GradeCase& c) {
+    return c.n == largest && c.distribution == Distribution::spikes;
+  });
+  REQUIRE(spikes != cases.end());
+  const CaseResult r = run_graded_case(*device, dropped, *spikes);
+  const auto f = diagnose(r, *spikes);
+  REQUIRE(f);
+  INFO(f->why);
+  CHECK(f->bug == BugClass::lost_input);
+  CHECK_THAT(f->why, Catch::Contains("short by 1"));  // the one spike in the last 256 elements
+  CHECK(r.check.tolerance == 0.0);
+  // The lesson's own plan is exact on the same input.
+  const CaseResult own = run_graded_case(*device, *find_plan(3, Backend::sim), *spikes);
+  CHECK_FALSE(diagnose(own, *spikes));
+}
