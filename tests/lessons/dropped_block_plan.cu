@@ -8,16 +8,16 @@
 RL_NAMESPACE_BEGIN
 namespace {
 
-void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape&,
-            void* stream) {
-  float* regions[2] = {static_cast<float*>(scratch), static_cast<float*>(scratch) + ceil_div(n, block)};
-  const float* from = in;
-  std::uint64_t count = n;
+void reduce(const ReduceCall& c) {
+  const unsigned block = c.block;
+  float* regions[2] = {static_cast<float*>(c.scratch), static_cast<float*>(c.scratch) + ceil_div(c.n, block)};
+  const float* from = c.in;
+  std::uint64_t count = c.n;
   for (int k = 0;; ++k) {
     const std::uint64_t blocks = count == 0 ? 1 : ceil_div(count, block);
-    float* to = blocks == 1 ? out : regions[k % 2];
+    float* to = blocks == 1 ? c.out : regions[k % 2];
     launch("sequential_addressing", sequential_addressing<NoTrace>, dim3(static_cast<unsigned>(blocks)), dim3(block),
-           block * sizeof(float), stream, from, to, count);
+           block * sizeof(float), c.stream, from, to, count);
     if (blocks == 1) return;
     from = to;
     count = k == 0 ? blocks - 1 : blocks;  // THE MISTAKE: the first pass's last partial is left out

@@ -143,12 +143,10 @@ __global__ void warp_tail(In<Trace> in, Out<Trace> out, std::uint64_t n) {
 
 // A tree plan over one of the kernels above: `per_thread` inputs per thread (1: lesson 03, 2: lesson 05).
 template <auto Kernel, unsigned PerThread>
-void reduce(const float* in, float* out, std::uint64_t n, unsigned block, void* scratch, const DeviceShape&,
-            void* stream) {
-  for_each_tree_pass(in, out, n, std::uint64_t{PerThread} * block, scratch, [&](const TreePass& pass) {
-    launch("broken", Kernel, dim3(pass.blocks), dim3(block), block * sizeof(float), stream, pass.in, pass.out,
+void reduce(const ReduceCall& c) {
+  for (const Pass& pass : tree_passes(c, std::uint64_t{PerThread} * c.block))
+    launch("broken", Kernel, dim3(pass.blocks), dim3(c.block), c.block * sizeof(float), c.stream, pass.in, pass.out,
            pass.count);
-  });
 }
 
 template <auto Kernel, unsigned PerThread>
