@@ -3,7 +3,7 @@
 // lessons 13-16 goes through (their kernels, their CUB counterparts). It instantiates nothing by
 // itself: each caller's lambda decides which templates a translation unit compiles.
 #include "common/host/typed.h"
-#include "lessons/13_operators_and_types/reduce_ops.cuh"
+#include "common/device/reduce_ops.cuh"
 
 RL_NAMESPACE_BEGIN
 

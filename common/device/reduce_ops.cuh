@@ -1,7 +1,8 @@
 #pragma once
-// Lesson 13: what a reduction is made of. An operator is four things: the accumulator type, its
-// identity, a transform applied to each (widened) input before the fold, and an associative combine.
-// Every kernel of lessons 13-16 folds through these and nothing else.
+// Lesson 13's idea, for the lessons after it (14, 15, 16): what a reduction is made of. An operator
+// is four things: the accumulator type, its identity, a transform applied to each (widened) input
+// before the fold, and an associative combine. Every kernel of lessons 13-16 folds through these and
+// nothing else.
 #include <cmath>
 #include <cstdint>
 #include <type_traits>

@@ -1,6 +1,7 @@
 #pragma once
-// Lesson 09's block sum with the + taken out: any operator's combine, any accumulator (a float, a
-// (value, index) pair, a (count, mean, M2) triple), through the same two stages of warp shuffles.
+// Lesson 09's block sum with the + taken out (lesson 13's idea, for lessons 13-16): any operator's
+// combine, any accumulator (a float, a (value, index) pair, a (count, mean, M2) triple), through the
+// same two stages of warp shuffles.
 #include <cstring>
 
 #include "common/cuda_compat.h"
