@@ -9,8 +9,8 @@
 #include <string>
 
 #include "common/backends/gpu/check.h"
+#include "common/host/type_dispatch.h"
 #include "lessons/13_operators_and_types/ops_api.h"
-#include "lessons/13_operators_and_types/type_dispatch.h"
 
 namespace rl {
 namespace {

@@ -9,8 +9,8 @@
 #else
 #include "lessons/13_operators_and_types/operators_and_types.cuh"
 #endif
+#include "common/host/type_dispatch.h"
 #include "lessons/13_operators_and_types/ops_api.h"
-#include "lessons/13_operators_and_types/type_dispatch.h"
 
 RL_NAMESPACE_BEGIN
 

@@ -5,7 +5,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "common/backends/gpu/check.h"
-#include "lessons/14_row_reduce/matrix_main.h"
+#include "lessons/14_row_reduce/row_reduce_api.h"
 
 namespace rl {
 namespace {

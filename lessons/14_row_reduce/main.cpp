@@ -2,7 +2,7 @@
 // reference, timed against CUB's segmented reduce and (with --baseline) torch.sum(dim=1). --grade
 // grades the kernel this build was made with (row_reduce.cuh, or the exercise or a submission).
 #include "common/host/harness.h"
-#include "lessons/14_row_reduce/matrix_main.h"
+#include "common/host/matrix_main.h"
 #include "lessons/14_row_reduce/row_reduce_api.h"
 
 int main(int argc, char** argv) {

@@ -7,7 +7,7 @@
 #endif
 #include RL_ROWS_KERNEL
 #include "lessons/14_row_reduce/row_reduce_api.h"
-#include "lessons/14_row_reduce/typed_dispatch.h"
+#include "common/host/matrix_table.h"
 
 RL_NAMESPACE_BEGIN
 

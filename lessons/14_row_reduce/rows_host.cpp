@@ -4,7 +4,6 @@
 
 #include "common/host/cli.h"
 #include "lessons/14_row_reduce/row_reduce_api.h"
-#include "lessons/14_row_reduce/typed_dispatch.h"
 
 namespace rl {
 namespace backend_sim { const RowsBackend& rows_table(); }
@@ -19,18 +18,6 @@ const RowsBackend* rows_backend(Backend b) {
 #else
   return nullptr;
 #endif
-}
-
-// Op::Out has the same layout in both backends' instantiations; the simulator's is always built.
-std::size_t reduce_output_bytes(ReduceOp op, DType t) { return backend_sim::output_bytes_of(op, t); }
-OpValue decode_output(ReduceOp op, DType t, const void* outputs, std::uint64_t i) {
-  return backend_sim::decode_output_of(op, t, outputs, i);
-}
-
-std::vector<OpValue> decode_outputs(ReduceOp op, DType t, const std::vector<unsigned char>& outputs, std::uint64_t count) {
-  std::vector<OpValue> values(count);
-  for (std::uint64_t i = 0; i < count; ++i) values[i] = decode_output(op, t, outputs.data(), i);
-  return values;
 }
 
 std::vector<unsigned char> run_rows_raw(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m,

@@ -3,7 +3,7 @@
 // any operator of lesson 13 on any element type, on either backend. Lesson 16 calls it for
 // reductions over leading dimensions (the kept dimensions are then contiguous: columns).
 //
-// Two levels, as lesson 14's (row_reduce_api.h, whose reduce_output_bytes/decode_output apply):
+// Two levels, as lesson 14's (row_reduce_api.h); outputs decode with common/host/typed_outputs.h:
 //  * typed templates in column_reduce.cuh:
 //      columns_scratch_bytes<Op, T>(M, N, shape)
 //      columns_reduce<Op, T>(const T* in, M, N, typename Op::Out* out, void* scratch, shape, stream)
@@ -19,9 +19,11 @@
 #include <vector>
 
 #include "common/host/device.h"
+#include "common/host/matrix_cases.h"
+#include "common/host/matrix_main.h"
 #include "common/host/plan.h"
 #include "common/host/typed.h"
-#include "lessons/14_row_reduce/row_reduce_api.h"
+#include "common/host/typed_outputs.h"
 
 namespace rl {
 
@@ -50,7 +52,10 @@ std::vector<unsigned char> run_columns_raw(Device& d, ReduceOp op, DType t, cons
 // The naive atomic version, float32 sum only.
 std::vector<OpValue> run_columns_atomic(Device& d, const void* in, std::uint64_t m, std::uint64_t n);
 
-// Lesson 15's graded cases (lesson 14's matrix_cases.h), smallest first: tall-skinny (many chunks,
+// CUB's nearest call, a segmented sum over a column-major view (cub_columns.cu; GPU builds only).
+const CubMatrixSum& cub_columns_table();
+
+// Lesson 15's graded cases (common/host/matrix_cases.h), smallest first: tall-skinny (many chunks,
 // one tile), short-wide (one chunk, many tiles), square-ish, odd N (scalar loads), every type,
 // misaligned and empty matrices. The simulator suite and `15_column_reduce --grade` run them.
 std::vector<MatrixCase> columns_graded_cases();

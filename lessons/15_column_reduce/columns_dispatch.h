@@ -6,7 +6,7 @@
 #define RL_COLUMNS_KERNEL "lessons/15_column_reduce/column_reduce.cuh"
 #endif
 #include RL_COLUMNS_KERNEL
-#include "lessons/14_row_reduce/typed_dispatch.h"
+#include "common/host/matrix_table.h"
 #include "lessons/15_column_reduce/column_reduce_api.h"
 
 RL_NAMESPACE_BEGIN

@@ -9,7 +9,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "common/backends/gpu/check.h"
-#include "lessons/14_row_reduce/matrix_main.h"
+#include "lessons/15_column_reduce/column_reduce_api.h"
 
 namespace rl {
 namespace {

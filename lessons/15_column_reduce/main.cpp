@@ -3,7 +3,7 @@
 // column-major view, and (with --baseline) torch.sum(dim=0). --grade grades the kernel this build
 // was made with (column_reduce.cuh, or the exercise or a submission).
 #include "common/host/harness.h"
-#include "lessons/14_row_reduce/matrix_main.h"
+#include "common/host/matrix_main.h"
 #include "lessons/15_column_reduce/column_reduce_api.h"
 
 int main(int argc, char** argv) {

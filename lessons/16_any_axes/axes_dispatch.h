@@ -3,7 +3,7 @@
 // once by each backend's translation unit (axes_sim.cpp for g++, axes_gpu.cu for nvcc).
 #include <cstring>
 
-#include "lessons/13_operators_and_types/type_dispatch.h"
+#include "common/host/type_dispatch.h"
 #include "lessons/16_any_axes/any_axes.cuh"
 #include "lessons/16_any_axes/axes_api.h"
 

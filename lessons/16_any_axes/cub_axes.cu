@@ -14,9 +14,9 @@
 #include <string>
 
 #include "common/backends/gpu/check.h"
+#include "common/host/type_dispatch.h"
 #include "lessons/16_any_axes/any_axes.cuh"
 #include "lessons/16_any_axes/axes_api.h"
-#include "lessons/13_operators_and_types/type_dispatch.h"
 
 namespace rl {
 namespace {

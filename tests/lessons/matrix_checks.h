@@ -10,8 +10,8 @@
 
 #include "common/host/device.h"
 #include "common/host/typed.h"
-#include "lessons/14_row_reduce/matrix_cases.h"
-#include "lessons/14_row_reduce/matrix_main.h"
+#include "common/host/matrix_cases.h"
+#include "common/host/matrix_main.h"
 #include "tests/lessons/ops_checks.h"
 
 namespace rl::test {

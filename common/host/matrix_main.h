@@ -11,20 +11,19 @@
 #include <vector>
 
 #include "common/host/device.h"
+#include "common/host/matrix_cases.h"
 #include "common/host/typed.h"
-#include "lessons/14_row_reduce/matrix_cases.h"
 
 namespace rl {
 
-// CUB's float32 sum over the same matrix (GPU only), the library call the lesson is compared with.
+// CUB's float32 sum over the same matrix (GPU only), the library call the lesson is compared with
+// (lesson 14's cub_rows.cu, lesson 15's cub_columns.cu).
 struct CubMatrixSum {
   std::string name;
   std::size_t (*scratch_bytes)(std::uint64_t m, std::uint64_t n) = nullptr;
   void (*reduce)(const float* in, std::uint64_t m, std::uint64_t n, void* scratch, std::size_t bytes, float* out,
                  void* stream) = nullptr;
 };
-const CubMatrixSum& cub_rows_table();     // lesson 14, cub_rows.cu
-const CubMatrixSum& cub_columns_table();  // lesson 15, cub_columns.cu
 
 // One backend's typed kernels, as the driver calls them (RowsBackend / ColumnsBackend fit).
 struct MatrixKernels {
@@ -60,10 +59,6 @@ struct MatrixShape {
   std::uint64_t m = 0, n = 0;
 };
 MatrixShape parse_shape(const std::string& text);
-
-// The reference of output i (row i, or column i) of an m x n matrix of type t on the host.
-OpReference matrix_reference(Axis axis, ReduceOp op, DType t, const std::byte* data, std::uint64_t m, std::uint64_t n,
-                             std::uint64_t i, std::uint64_t depth, std::vector<std::byte>& gather);
 
 int matrix_main(int argc, char** argv, const MatrixLesson& lesson);
 

@@ -1,13 +1,13 @@
 #pragma once
-// The backend table of a matrix lesson (14, 15) built from its typed templates through lesson 13's
-// (operator, type) switch (type_dispatch.h), and the decoding of an output array on the host.
+// A matrix lesson's kernel table (lesson 14's RowsBackend, lesson 15's ColumnsBackend) built from its
+// typed templates through the one (operator, type) switch (type_dispatch.h). Included by the
+// translation units that compile the lesson's kernels, once per backend.
 #include <cstdint>
-#include <cstring>
 #include <string>
 
 #include "common/host/device.h"
+#include "common/host/type_dispatch.h"
 #include "common/host/typed.h"
-#include "lessons/13_operators_and_types/type_dispatch.h"
 
 RL_NAMESPACE_BEGIN
 
@@ -53,23 +53,6 @@ const Table& matrix_table(Backend b, Own... own) {
   using D = TypedMatrix<K>;
   static const Table table{b, D::scratch_bytes, D::reduce, D::depth, D::plan, own...};
   return table;
-}
-
-inline std::size_t output_bytes_of(ReduceOp op, DType t) {
-  std::size_t bytes = 0;
-  for_op_and_type(op, t, [&](auto o, auto) { bytes = sizeof(typename decltype(o)::type::Out); });
-  return bytes;
-}
-
-inline OpValue decode_output_of(ReduceOp op, DType t, const void* outputs, std::uint64_t i) {
-  OpValue v;
-  for_op_and_type(op, t, [&](auto o, auto) {
-    typename decltype(o)::type::Out out;
-    std::memcpy(&out, static_cast<const unsigned char*>(outputs) + i * sizeof(out), sizeof(out));
-    if constexpr (requires { out.index; }) v = {static_cast<double>(out.value), out.index};
-    else v = {static_cast<double>(out), 0};
-  });
-  return v;
 }
 
 RL_NAMESPACE_END

@@ -1,5 +1,5 @@
 // Lessons 14 and 15's executable (see matrix_main.h).
-#include "lessons/14_row_reduce/matrix_main.h"
+#include "common/host/matrix_main.h"
 
 #include <CLI/CLI.hpp>
 
@@ -19,7 +19,7 @@
 #include "common/host/harness.h"
 #include "common/host/results.h"
 #include "common/host/table.h"
-#include "lessons/14_row_reduce/row_reduce_api.h"
+#include "common/host/typed_outputs.h"
 
 namespace rl {
 namespace {
@@ -104,15 +104,6 @@ MatrixShape parse_shape(const std::string& text) {
   if (*m == 0 || *n == 0) throw bad(" (both sizes must be at least 1)");
   if (*m > (std::uint64_t{1} << 62) / *n) throw bad(" (M x N overflows)");
   return {*m, *n};
-}
-
-OpReference matrix_reference(Axis axis, ReduceOp op, DType t, const std::byte* data, std::uint64_t m, std::uint64_t n,
-                             std::uint64_t i, std::uint64_t depth, std::vector<std::byte>& gather) {
-  const std::size_t e = dtype_bytes(t);
-  if (axis == Axis::rows) return typed_reference(op, t, data + i * n * e, n, depth);
-  gather.resize(m * e);
-  for (std::uint64_t r = 0; r < m; ++r) std::memcpy(gather.data() + r * e, data + (r * n + i) * e, e);
-  return typed_reference(op, t, gather.data(), m, depth);
 }
 
 int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {

@@ -1,12 +1,12 @@
-// Lessons 14 and 15's graded cases: the input, and the one check the tests and the grader share.
-#include "lessons/14_row_reduce/matrix_cases.h"
+// The matrix lessons' graded cases: the input, the reference and the one check the tests and the grader share.
+#include "common/host/matrix_cases.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 
 #include "common/host/table.h"
-#include "lessons/14_row_reduce/matrix_main.h"
-#include "lessons/14_row_reduce/row_reduce_api.h"
+#include "common/host/typed_outputs.h"
 
 namespace rl {
 
@@ -18,6 +18,15 @@ std::vector<MatrixCase> smallest_first(std::vector<MatrixCase> cases) {
                      return a.offset != b.offset ? a.offset < b.offset : a.m * a.n < b.m * b.n;
                    });
   return cases;
+}
+
+OpReference matrix_reference(Axis axis, ReduceOp op, DType t, const std::byte* data, std::uint64_t m, std::uint64_t n,
+                             std::uint64_t i, std::uint64_t depth, std::vector<std::byte>& gather) {
+  const std::size_t e = dtype_bytes(t);
+  if (axis == Axis::rows) return typed_reference(op, t, data + i * n * e, n, depth);
+  gather.resize(m * e);
+  for (std::uint64_t r = 0; r < m; ++r) std::memcpy(gather.data() + r * e, data + (r * n + i) * e, e);
+  return typed_reference(op, t, gather.data(), m, depth);
 }
 
 std::string describe(Axis axis, const MatrixCase& c, ReduceOp op) {

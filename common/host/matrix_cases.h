@@ -1,14 +1,15 @@
 #pragma once
-// Lessons 14 and 15's graded cases: one list per lesson (rows_graded_cases(), columns_graded_cases()),
-// run by the simulator suites (tests/lessons/test_rows_sim.cpp, test_columns_sim.cpp) and by the
-// student grader (`14_row_reduce --grade`, `15_column_reduce --grade`), with one check for both.
+// The graded cases of the matrix lessons (14: rows, 15: columns): what a case is, its input, the CPU
+// reference of each output, and the one check that the simulator suites (tests/lessons/
+// test_rows_sim.cpp, test_columns_sim.cpp) and the student grader (`14_row_reduce --grade`,
+// `15_column_reduce --grade`) both run. Each lesson's own list is in its API (rows_graded_cases(),
+// columns_graded_cases()).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <functional>
 
 #include "common/host/device.h"
 #include "common/host/typed.h"
@@ -29,6 +30,10 @@ std::vector<ReduceOp> all_op_list();
 // Aligned cases first, each group sorted by M x N, stably: the grader's first failure is then the
 // smallest aligned case that fails.
 std::vector<MatrixCase> smallest_first(std::vector<MatrixCase> cases);
+
+// The reference of output i (row i, or column i) of an m x n matrix of type t on the host.
+OpReference matrix_reference(Axis axis, ReduceOp op, DType t, const std::byte* data, std::uint64_t m, std::uint64_t n,
+                             std::uint64_t i, std::uint64_t depth, std::vector<std::byte>& gather);
 
 // "argmax of float16, 33x7 rows, seed 245" (", 1 element past 16 bytes" where misaligned).
 std::string describe(Axis axis, const MatrixCase& c, ReduceOp op);

@@ -1,0 +1,35 @@
+// Decoding the typed kernels' outputs (typed_outputs.h).
+#include "common/host/typed_outputs.h"
+
+#include <cstring>
+
+#include "common/host/type_dispatch.h"
+
+namespace rl {
+
+// Op::Out is laid out alike in both backends' instantiations: the simulator's types, which this file
+// is compiled with (g++), describe the GPU's outputs too.
+std::size_t reduce_output_bytes(ReduceOp op, DType t) {
+  std::size_t bytes = 0;
+  for_op_and_type(op, t, [&](auto o, auto) { bytes = sizeof(typename decltype(o)::type::Out); });
+  return bytes;
+}
+
+OpValue decode_output(ReduceOp op, DType t, const void* outputs, std::uint64_t i) {
+  OpValue v;
+  for_op_and_type(op, t, [&](auto o, auto) {
+    typename decltype(o)::type::Out out;
+    std::memcpy(&out, static_cast<const unsigned char*>(outputs) + i * sizeof(out), sizeof(out));
+    if constexpr (requires { out.index; }) v = {static_cast<double>(out.value), out.index};
+    else v = {static_cast<double>(out), 0};
+  });
+  return v;
+}
+
+std::vector<OpValue> decode_outputs(ReduceOp op, DType t, const std::vector<unsigned char>& outputs, std::uint64_t count) {
+  std::vector<OpValue> values(count);
+  for (std::uint64_t i = 0; i < count; ++i) values[i] = decode_output(op, t, outputs.data(), i);
+  return values;
+}
+
+}  // namespace rl
