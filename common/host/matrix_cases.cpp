@@ -5,7 +5,7 @@
 #include <cstring>
 #include <iterator>
 
-#include "common/host/table.h"
+#include "common/host/cli.h"
 #include "common/host/typed_outputs.h"
 
 namespace rl {
@@ -52,15 +52,25 @@ std::vector<std::byte> matrix_input(Axis axis, DType t, std::uint64_t m, std::ui
   return data;
 }
 
-namespace {
-
-std::string show(const OpValue& v, ReduceOp op) {
-  return general(v.value, 9) + (has_index(op) ? " at index " + std::to_string(v.index) : std::string());
+std::vector<unsigned char> run_matrix_raw(Device& d, Axis axis, const MatrixKernels& k, ReduceOp op, DType t,
+                                          const void* in, std::uint64_t m, std::uint64_t n) {
+  const std::uint64_t outputs = axis == Axis::rows ? m : n, length = axis == Axis::rows ? n : m;
+  if (length == 0 && outputs > 0 && !allows_empty(op))
+    throw UsageError(std::string(to_string(op)) + " of an empty " + (axis == Axis::rows ? "row" : "column") +
+                     " has no value (only sum does: 0)");
+  const std::size_t out_bytes = outputs * reduce_output_bytes(op, t);
+  std::vector<unsigned char> host(out_bytes);
+  if (outputs == 0) return host;
+  DeviceBuffer scratch(d, k.scratch_bytes(op, t, m, n, d.shape()));
+  DeviceBuffer out(d, out_bytes);
+  d.poison(out.get(), out_bytes);  // an unwritten output reads as NaN, never as a plausible value
+  k.reduce(op, t, in, m, n, scratch.get(), out.get(), d.shape(), d.stream());
+  d.synchronize();
+  d.download(host.data(), out.get(), out_bytes);
+  return host;
 }
 
-}  // namespace
-
-std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const MatrixEntries& e, const MatrixCase& c,
+std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const MatrixKernels& k, const MatrixCase& c,
                                                ReduceOp op, std::vector<unsigned char>* bytes) {
   const std::vector<std::byte> host = matrix_input(axis, c.type, c.m, c.n, c.seed);
   const std::size_t width = dtype_bytes(c.type);
@@ -68,32 +78,23 @@ std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const Matri
   std::byte* at = buffer.get<std::byte>() + c.offset * width;
   if (!host.empty()) d.upload(at, host.data(), host.size());
 
-  std::vector<unsigned char> raw = e.run_raw(d, op, c.type, at, c.m, c.n);
+  std::vector<unsigned char> raw = run_matrix_raw(d, axis, k, op, c.type, at, c.m, c.n);
   const std::uint64_t outputs = axis == Axis::rows ? c.m : c.n;
   const std::size_t one = reduce_output_bytes(op, c.type);
-  const char* line = axis == Axis::rows ? "row" : "column";
+  const std::string line = axis == Axis::rows ? "row" : "column";
   if (raw.size() != outputs * one)
     return "returned " + std::to_string(raw.size() / one) + " outputs for " + std::to_string(outputs) + " " + line + "s";
   if (outputs == 0) return std::nullopt;  // nothing to check (and no plan: the kernels launch nothing)
-  const std::uint64_t depth = e.depth(op, c.type, c.m, c.n, d.shape());
+  const std::uint64_t depth = k.depth(op, c.type, c.m, c.n, d.shape());
   std::vector<std::byte> gather;
-  std::uint64_t wrong = 0;
-  std::string first;
-  for (std::uint64_t i = 0; i < outputs; ++i) {
-    const OpReference ref = matrix_reference(axis, op, c.type, host.data(), c.m, c.n, i, depth, gather);
-    const OpValue got = decode_output(op, c.type, raw.data(), i);
-    if (matches(ref, got, op) || wrong++ > 0) continue;
-    const auto begin = raw.begin() + static_cast<std::ptrdiff_t>(i * one);
-    const bool unwritten = std::all_of(begin, begin + static_cast<std::ptrdiff_t>(one), [](unsigned char b) { return b == 0xFF; });
-    first = std::string(line) + " " + std::to_string(i) + ": expected " + show(ref.expected, op) +
-            (ref.tolerance > 0 ? " (within " + general(ref.tolerance, 3) + ")" : std::string()) +
-            (unwritten ? ", but the output was never written (it still holds the poison bytes)" : ", got " + show(got, op));
-  }
+  const WrongOutputs wrong = wrong_outputs(op, c.type, raw, [&](std::uint64_t i) {
+    return matrix_reference(axis, op, c.type, host.data(), c.m, c.n, i, depth, gather);
+  }, line);
   if (bytes) *bytes = std::move(raw);
-  if (wrong == 0) return std::nullopt;
-  return first + " (" + std::to_string(wrong) + " of " + std::to_string(outputs) + " " + line + "s wrong; " +
+  if (wrong.count == 0) return std::nullopt;
+  return wrong.first + " (" + std::to_string(wrong.count) + " of " + std::to_string(outputs) + " " + line + "s wrong; " +
          (c.offset ? "plan for aligned rows, but these are not, so the loads are single elements: " : "plan: ") +
-         e.plan(op, c.type, c.m, c.n, d.shape()) + ")";
+         k.plan(op, c.type, c.m, c.n, d.shape()) + ")";
 }
 
 }  // namespace rl

@@ -74,17 +74,17 @@ std::map<TorchKey, double> load_torch(const std::string& path, std::string& devi
 int grade(const std::string& program_path, const RunOptions& o, const MatrixLesson& lesson) {
   constexpr std::uint64_t rerun_elements = std::uint64_t{1} << 15;
   return grade_runs(
-      std::cout, program_path, std::stoi(lesson.program.substr(0, 2)), lesson.program.substr(3), lesson.kernel_source, o,
+      std::cout, program_path, std::stoi(lesson.program.substr(0, 2)), lesson.program.substr(3),
+      std::string(lesson.kernels(Backend::sim)->source), o,
       [&](Device& d) -> std::optional<std::vector<GradedRun>> {
-        const auto kernels = lesson.kernels(d.backend());
+        const MatrixKernels* kernels = lesson.kernels(d.backend());
         if (!kernels) return std::nullopt;
-        const MatrixEntries entries{lesson.run_raw, kernels->depth, kernels->plan};
         std::vector<GradedRun> runs;
         for (const MatrixCase& c : lesson.graded_cases())
           for (const ReduceOp op : c.ops)
             runs.push_back({describe(lesson.axis, c, op), c.m * c.n <= rerun_elements,
-                            [&d, axis = lesson.axis, entries, c, op](std::vector<unsigned char>& bytes) {
-                              return matrix_case_failure(d, axis, entries, c, op, &bytes);
+                            [&d, axis = lesson.axis, kernels, c, op](std::vector<unsigned char>& bytes) {
+                              return matrix_case_failure(d, axis, *kernels, c, op, &bytes);
                             }});
         return runs;
       });
@@ -149,7 +149,7 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
     std::stringstream in(defaults);
     for (std::string item; std::getline(in, item, ',');) shapes.push_back(parse_shape(item));
   }
-  const auto kernels = lesson.kernels(device->backend());
+  const MatrixKernels* kernels = lesson.kernels(device->backend());
   if (!kernels) throw UsageError(lesson.program + " has no kernels for this backend in this build");
   const CubMatrixSum* cub = gpu ? lesson.cub : nullptr;
   const Sampling sampling{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};

@@ -25,14 +25,6 @@ struct CubMatrixSum {
                  void* stream) = nullptr;
 };
 
-// One backend's typed kernels, as the driver calls them (RowsBackend / ColumnsBackend fit).
-struct MatrixKernels {
-  std::function<std::size_t(ReduceOp, DType, std::uint64_t, std::uint64_t, const DeviceShape&)> scratch_bytes;
-  std::function<void(ReduceOp, DType, const void*, std::uint64_t, std::uint64_t, void*, void*, const DeviceShape&, void*)> reduce;
-  std::function<std::uint64_t(ReduceOp, DType, std::uint64_t, std::uint64_t, const DeviceShape&)> depth;
-  std::function<std::string(ReduceOp, DType, std::uint64_t, std::uint64_t, const DeviceShape&)> plan;
-};
-
 // A second float32-sum kernel shown beside the lesson's (lesson 15's atomic one); it zeroes out itself.
 struct MatrixExtra {
   std::string name;
@@ -44,14 +36,12 @@ struct MatrixLesson {
   std::string program;  // "14_row_reduce"
   std::string about;
   Axis axis = Axis::rows;
-  std::function<std::optional<MatrixKernels>(Backend)> kernels;  // empty where the build has none
-  const CubMatrixSum* cub = nullptr;                              // nullptr without CUDA
-  std::optional<MatrixExtra> extra;
-  // --grade: the graded file (the solution, the exercise or a submission), the lesson's raw run
-  // (run_rows_raw, run_columns_raw) and its graded cases (matrix_cases.h).
-  std::string kernel_source;
-  MatrixRawRun run_raw = nullptr;
+  // The lesson's kernels on a backend (rows_kernels, columns_kernels): nullptr where the build has
+  // none. --grade runs them on the lesson's graded cases (matrix_cases.h) and names their source.
+  const MatrixKernels* (*kernels)(Backend) = nullptr;
   std::vector<MatrixCase> (*graded_cases)() = nullptr;
+  const CubMatrixSum* cub = nullptr;  // nullptr without CUDA
+  std::optional<MatrixExtra> extra;
 };
 
 // "4096x4096", "2^20x8": one shape; zero, overflow and anything else malformed are a UsageError.

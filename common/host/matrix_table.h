@@ -1,18 +1,20 @@
 #pragma once
-// A matrix lesson's kernel table (lesson 14's RowsBackend, lesson 15's ColumnsBackend) built from its
-// typed templates through the one (operator, type) switch (type_dispatch.h). Included by the
-// translation units that compile the lesson's kernels, once per backend.
+// A matrix lesson's kernel table (common/host/matrix_cases.h: MatrixKernels) filled from its typed
+// templates through the one (operator, type) switch (type_dispatch.h). Included by the lesson's
+// <name>_kernels.cu, which CMake compiles once per backend (common/host/backend_copies.h).
 #include <cstdint>
 #include <string>
+#include <string_view>
 
-#include "common/host/device.h"
+#include "common/host/matrix_cases.h"
 #include "common/host/type_dispatch.h"
 #include "common/host/typed.h"
+#include "common/launch.h"
 
 RL_NAMESPACE_BEGIN
 
 // A matrix lesson's four typed templates as run-time functions of (operator, type): the entries of
-// its backend table (lesson 14's RowsBackend, lesson 15's ColumnsBackend). K names the templates:
+// its MatrixKernels (lesson 14's RowsKernels, lesson 15's ColumnsKernels). K names the templates:
 //   K::scratch_bytes<Op, T>(m, n, shape), K::reduce<Op, T>(in, m, n, out, scratch, shape, stream),
 //   K::depth<Op, T>(m, n, shape), K::plan<T>(m, n, shape).
 template <class K>
@@ -46,12 +48,13 @@ struct TypedMatrix {
   }
 };
 
-// Backend b's table of a matrix lesson (RowsBackend, ColumnsBackend), made once: its four typed
-// entries from K, then any entries of the lesson's own (lesson 15's atomic sum).
+// The copy of a matrix lesson's table for the backend this file is compiled for, made once: the
+// MatrixKernels part from K's templates and `source` (the kernel file, common/kernel_source.h), then
+// the lesson's own entries (lesson 15's atomic sum).
 template <class Table, class K, class... Own>
-const Table& matrix_table(Backend b, Own... own) {
+const Table& matrix_kernels_table(std::string_view source, Own... own) {
   using D = TypedMatrix<K>;
-  static const Table table{b, D::scratch_bytes, D::reduce, D::depth, D::plan, own...};
+  static const Table table{{this_backend, D::scratch_bytes, D::reduce, D::depth, D::plan, source}, own...};
   return table;
 }
 

@@ -1,8 +1,10 @@
 // Decoding the typed kernels' outputs (typed_outputs.h).
 #include "common/host/typed_outputs.h"
 
+#include <algorithm>
 #include <cstring>
 
+#include "common/host/table.h"
 #include "common/host/type_dispatch.h"
 
 namespace rl {
@@ -30,6 +32,28 @@ std::vector<OpValue> decode_outputs(ReduceOp op, DType t, const std::vector<unsi
   std::vector<OpValue> values(count);
   for (std::uint64_t i = 0; i < count; ++i) values[i] = decode_output(op, t, outputs.data(), i);
   return values;
+}
+
+std::string describe(const OpValue& v, ReduceOp op) {
+  return general(v.value, 9) + (has_index(op) ? " at index " + std::to_string(v.index) : std::string());
+}
+
+WrongOutputs wrong_outputs(ReduceOp op, DType t, const std::vector<unsigned char>& raw,
+                           const std::function<OpReference(std::uint64_t i)>& reference, const std::string& name) {
+  const std::size_t one = reduce_output_bytes(op, t);
+  WrongOutputs wrong;
+  for (std::uint64_t i = 0; i < raw.size() / one; ++i) {
+    const OpReference ref = reference(i);
+    const OpValue got = decode_output(op, t, raw.data(), i);
+    if (matches(ref, got, op) || wrong.count++ > 0) continue;
+    const auto begin = raw.begin() + static_cast<std::ptrdiff_t>(i * one);
+    const bool unwritten = std::all_of(begin, begin + static_cast<std::ptrdiff_t>(one), [](unsigned char b) { return b == 0xFF; });
+    wrong.first = name + " " + std::to_string(i) + ": expected " + describe(ref.expected, op) +
+                  (ref.tolerance > 0 ? " (within " + general(ref.tolerance, 3) + ")" : std::string()) +
+                  (unwritten ? ", but the output was never written (it still holds the poison bytes)"
+                             : ", got " + describe(got, op));
+  }
+  return wrong;
 }
 
 }  // namespace rl

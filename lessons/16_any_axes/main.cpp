@@ -19,6 +19,7 @@
 #include "common/host/harness.h"
 #include "common/host/results.h"
 #include "common/host/table.h"
+#include "common/host/typed_outputs.h"
 #include "lessons/16_any_axes/axes_api.h"
 #include "lessons/16_any_axes/axes_cases.h"
 
@@ -111,9 +112,9 @@ std::optional<double> torch_ms(const nlohmann::json& baseline, const std::vector
 // by output; cases up to 2^15 elements run again on the simulator in the other thread orders.
 int grade(const std::string& program_path, const RunOptions& o) {
   constexpr std::uint64_t rerun_elements = std::uint64_t{1} << 15;
-  return grade_runs(std::cout, program_path, 16, "any_axes", RL_AXES_PLAN_SOURCE, o,
+  return grade_runs(std::cout, program_path, 16, "any_axes", std::string(axes_kernels(Backend::sim)->source), o,
                     [&](Device& d) -> std::optional<std::vector<GradedRun>> {
-                      if (!axes_backend(d.backend())) return std::nullopt;
+                      if (!axes_kernels(d.backend())) return std::nullopt;
                       std::vector<GradedRun> runs;
                       for (const PlanCase& c : axes_plan_cases())
                         runs.push_back({"the plan of " + describe(c.layout), false,
@@ -191,7 +192,7 @@ int run(int argc, char** argv) {
                                                                            : std::vector<std::int64_t>{8, 16, 8, 16};
   const std::vector<std::int64_t> strides = strides_given ? *strides_given : contiguous_strides(shape);
   for (const auto& axes : axis_sets) plan_for(shape, axes);
-  const AxesBackend& b = *axes_backend(device->backend());
+  const AxesKernels& kernels = *axes_kernels(device->backend());
   const AxesCub* cub = gpu ? axes_cub() : nullptr;
   const Sampling timing{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
   std::cout << "lesson 16_any_axes: shape " << join(shape) << ", strides " << join(strides) << ", seed " << seed << "\n";
@@ -213,7 +214,7 @@ int run(int argc, char** argv) {
     }
     for (const auto& axes : axis_sets) {
       const AxesPlan plan = plan_for(shape, axes);
-      const AxesLaunchInfo launch = b.launch_info(t, plan, inputs[0].get(), device->shape());
+      const AxesLaunchInfo launch = kernels.launch_info(t, plan, inputs[0].get(), device->shape());
       if (explain) {
         std::cout << join_axes(axes) << " " << to_string(t) << ": " << plan.describe() << "\n    launch: " << launch.kernel
                   << (launch.packs ? ", 16-byte packs" : ", element loads")
@@ -225,7 +226,7 @@ int run(int argc, char** argv) {
       }
       const std::uint64_t read_bytes = plan.outputs * plan.reduced * dtype_bytes(t);
       for (const ReduceOp op : ops) {
-        const std::uint64_t depth = b.depth(t, plan, inputs[0].get(), device->shape());
+        const std::uint64_t depth = kernels.depth(t, plan, inputs[0].get(), device->shape());
         const std::vector<OpValue> got = run_axes(*device, op, t, inputs[0].get(), plan);
         const std::vector<OpReference> refs = axes_reference(op, t, host.data(), plan, shape, strides, axes, depth);
         std::uint64_t wrong = 0;
@@ -240,10 +241,12 @@ int run(int argc, char** argv) {
                                      to_string(plan.strategy), std::to_string(plan.outputs) + " x " + std::to_string(plan.reduced),
                                      "-", "-", "-", "-", "-", wrong == 0 ? "verified" : std::to_string(wrong) + " WRONG"};
         if (!check_only && plan.outputs > 0) {
-          DeviceBuffer scratch(*device, b.scratch_bytes(op, t, plan, inputs[0].get(), device->shape()));
-          DeviceBuffer out(*device, b.out_bytes(op, t) * plan.outputs);
+          DeviceBuffer scratch(*device, kernels.scratch_bytes(op, t, plan, inputs[0].get(), device->shape()));
+          DeviceBuffer out(*device, reduce_output_bytes(op, t) * plan.outputs);
           const Timing mine = device->time(
-              [&](std::size_t k) { b.reduce(op, t, inputs[k].get(), plan, scratch.get(), out.get(), device->shape(), device->stream()); },
+              [&](std::size_t k) {
+                kernels.reduce(op, t, inputs[k].get(), plan, scratch.get(), out.get(), device->shape(), device->stream());
+              },
               inputs.size(), timing);
           rec["time"] = time_json(mine);
           row[5] = duration(mine.ms.median);
@@ -254,7 +257,7 @@ int run(int argc, char** argv) {
             row[6] = fixed(gbps, 0);
           }
           if (cub && cub->supports(op, t)) {
-            DeviceBuffer cub_scratch(*device, cub->scratch_bytes(t, plan)), cub_out(*device, b.out_bytes(op, t) * plan.outputs);
+            DeviceBuffer cub_scratch(*device, cub->scratch_bytes(t, plan)), cub_out(*device, reduce_output_bytes(op, t) * plan.outputs);
             const Timing theirs = device->time(
                 [&](std::size_t k) {
                   cub->reduce(t, inputs[k].get(), plan, cub_scratch.get(), cub_scratch.bytes(), cub_out.get(), device->stream());

@@ -14,7 +14,7 @@ namespace rl::test {
 
 // Seeded values of type t with planted ties (ops_api.h): the data the grader reduces too.
 inline std::vector<std::byte> typed_input(DType t, std::uint64_t n, std::uint64_t seed) {
-  return ops_test_input(t, n, seed);
+  return ops_input(t, n, seed);
 }
 
 // Copies host bytes to the device `offset` elements past a 256-byte-aligned allocation.
@@ -33,7 +33,7 @@ inline void check_op(Device& d, ReduceOp op, DType t, const std::vector<std::byt
                      unsigned offset = 0) {
   const OffsetInput in(d, t, host, offset);
   const OpValue got = run_op(d, op, t, in.at, n);
-  const std::uint64_t depth = ops_backend(d.backend())->depth(op, t, n, d.shape());
+  const std::uint64_t depth = ops_kernels(d.backend())->depth(op, t, n, d.shape());
   const OpReference ref = typed_reference(op, t, host.data(), n, depth);
   INFO(to_string(op) << " of " << n << " " << to_string(t) << " at offset " << offset << ": got " << got.value << " ["
                      << got.index << "], expected " << ref.expected.value << " [" << ref.expected.index

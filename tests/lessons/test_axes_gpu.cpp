@@ -53,7 +53,7 @@ TEST_CASE("lesson 16: the GPU and the simulator agree", "[gpu][axes]") {
       sim->upload(on_sim.get(), host.data(), host.size());
       for (const ReduceOp op : all_ops) {
         const auto g = run_axes(gpu(), op, t, on_gpu.get(), plan), s = run_axes(*sim, op, t, on_sim.get(), plan);
-        const std::uint64_t depth = axes_backend(Backend::gpu)->depth(t, plan, on_gpu.get(), gpu().shape());
+        const std::uint64_t depth = axes_kernels(Backend::gpu)->depth(t, plan, on_gpu.get(), gpu().shape());
         const auto refs = axes_reference(op, t, host.data(), plan, shape, strides, axes, depth);
         for (std::uint64_t m = 0; m < plan.outputs; ++m) {
           INFO(to_string(op) << " " << to_string(t) << " output " << m << ": gpu " << g[m].value << ", sim " << s[m].value);

@@ -13,9 +13,9 @@ using test::sim;
 TEST_CASE("lesson 15: every graded case matches the reference", "[sim][columns]") {
   // columns_graded_cases(): the list `15_column_reduce --grade` runs, with the grader's own check.
   const MatrixCase c = GENERATE(from_range(columns_graded_cases()));
-  const MatrixEntries entries{run_columns_raw, columns_backend(Backend::sim)->depth, columns_backend(Backend::sim)->plan};
+  const MatrixKernels& kernels = *columns_kernels(Backend::sim);
   for (const ReduceOp op : c.ops) {
-    const auto failure = matrix_case_failure(sim(), Axis::columns, entries, c, op);
+    const auto failure = matrix_case_failure(sim(), Axis::columns, kernels, c, op);
     INFO(describe(Axis::columns, c, op) << ": " << failure.value_or("right"));
     CHECK_FALSE(failure);
   }

@@ -14,8 +14,8 @@ using test::gpu;
 namespace {
 void check(Axis axis, ReduceOp op, DType t, const std::vector<std::byte>& host, std::uint64_t m, std::uint64_t n,
            unsigned offset = 0) {
-  if (axis == Axis::rows) test::check_matrix(gpu(), axis, run_rows, rows_backend(Backend::gpu)->depth, op, t, host, m, n, offset);
-  else test::check_matrix(gpu(), axis, run_columns, columns_backend(Backend::gpu)->depth, op, t, host, m, n, offset);
+  if (axis == Axis::rows) test::check_matrix(gpu(), axis, run_rows, rows_kernels(Backend::gpu)->depth, op, t, host, m, n, offset);
+  else test::check_matrix(gpu(), axis, run_columns, columns_kernels(Backend::gpu)->depth, op, t, host, m, n, offset);
 }
 }  // namespace
 

@@ -35,7 +35,7 @@ TEST_CASE("lesson 13: the GPU and the simulator agree", "[gpu][ops]") {
     const test::OffsetInput on_gpu(gpu(), t, host, 0), on_sim(*sim, t, host, 0);
     for (const ReduceOp op : all_ops) {
       const OpValue g = run_op(gpu(), op, t, on_gpu.at, n), s = run_op(*sim, op, t, on_sim.at, n);
-      const OpReference ref = typed_reference(op, t, host.data(), n, ops_backend(Backend::gpu)->depth(op, t, n, gpu().shape()));
+      const OpReference ref = typed_reference(op, t, host.data(), n, ops_kernels(Backend::gpu)->depth(op, t, n, gpu().shape()));
       INFO(to_string(op) << " " << to_string(t) << ": gpu " << g.value << " [" << g.index << "], sim " << s.value << " ["
                          << s.index << "]");
       CHECK(g.index == s.index);

@@ -13,9 +13,9 @@ using test::sim;
 TEST_CASE("lesson 14: every graded case matches the reference", "[sim][rows]") {
   // rows_graded_cases(): the list `14_row_reduce --grade` runs, with the grader's own check.
   const MatrixCase c = GENERATE(from_range(rows_graded_cases()));
-  const MatrixEntries entries{run_rows_raw, rows_backend(Backend::sim)->depth, rows_backend(Backend::sim)->plan};
+  const MatrixKernels& kernels = *rows_kernels(Backend::sim);
   for (const ReduceOp op : c.ops) {
-    const auto failure = matrix_case_failure(sim(), Axis::rows, entries, c, op);
+    const auto failure = matrix_case_failure(sim(), Axis::rows, kernels, c, op);
     INFO(describe(Axis::rows, c, op) << ": " << failure.value_or("right"));
     CHECK_FALSE(failure);
   }
