@@ -1,16 +1,18 @@
 #pragma once
-// The assertions both suites make for one lesson on one backend.
+// Lessons 01-12's checks (tests/lessons/checks.h names them), shared by the simulator and GPU suites:
+// the float sum of each lesson's plans.
 #include <catch2/catch.hpp>
 
 #include "common/host/course.h"
 #include "common/host/grading.h"
-#include "tests/lessons/lesson_cases.h"
+#include "tests/lessons/checks.h"
+#include "tests/lessons/ladder_cases.h"
 
 namespace rl::test {
 
 // Every graded case (common/host/grading.h: the cases the student grader runs too) within
 // tolerance, integer data exact, the other block sizes as well.
-inline void check_lesson(Device& device, int lesson, bool huge) {
+inline void check_graded_cases(Device& device, int lesson, bool huge) {
   for (const Plan& r : plans_of(lesson, device.backend())) {
     for (const GradeCase& c : graded_cases(huge)) {
       const CaseResult result = run_graded_case(device, r, c);
@@ -24,13 +26,9 @@ inline void check_lesson(Device& device, int lesson, bool huge) {
   }
 }
 
-}  // namespace rl::test
-
-namespace rl::test {
-
 // Any float pointer is a valid input, not only cudaMalloc's 256-byte aligned ones: offsets of 1 to
 // 3 floats start the data off a 16-byte boundary (lesson 11's vector loads must handle the head).
-inline void check_lesson_misaligned(Device& device, int lesson) {
+inline void check_misaligned_inputs(Device& device, int lesson) {
   for (const Plan& r : plans_of(lesson, device.backend())) {
     for (std::uint64_t n : {0u, 1u, 2u, 3u, 5u, 1000u, (1u << 16) + 3}) {
       std::vector<float> host(n + 3);

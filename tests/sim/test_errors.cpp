@@ -7,7 +7,7 @@
 
 #include "common/checked_span.h"
 #include "common/cuda_compat.h"
-#include "test_support.h"
+#include "tests/sim/schedules.h"
 
 using Catch::Matchers::Contains;
 
@@ -123,8 +123,8 @@ TEST_CASE("divergent __syncthreads is reported with kernel, block, thread and bo
     });
     CHECK_THAT(msg, Contains("sim: kernel 'divergent_barrier' block (2,0,0) thread (0,0,0)"));
     CHECK_THAT(msg, Contains("different __syncthreads"));
-    CHECK_THAT(msg, Contains("threads 32-63 at errors_test.cpp:" + std::to_string(g_line_a)));
-    CHECK_THAT(msg, Contains("threads 0-31 at errors_test.cpp:" + std::to_string(g_line_b)));
+    CHECK_THAT(msg, Contains("threads 32-63 at test_errors.cpp:" + std::to_string(g_line_a)));
+    CHECK_THAT(msg, Contains("threads 0-31 at test_errors.cpp:" + std::to_string(g_line_b)));
     CHECK(msg.find('\n') == std::string::npos);
     check_still_works();
 }
@@ -137,7 +137,7 @@ TEST_CASE("a barrier that threads skip by returning is reported", "[errors]") {
             rl::sim::launch("early_return_barrier", early_return_barrier, dim3(1), dim3(64), 0, out.data());
         });
         CHECK_THAT(msg, Contains("sim: kernel 'early_return_barrier' block (0,0,0) thread (0,0,0)"));
-        CHECK_THAT(msg, Contains("__syncthreads at errors_test.cpp:" + std::to_string(g_line_c) +
+        CHECK_THAT(msg, Contains("__syncthreads at test_errors.cpp:" + std::to_string(g_line_c) +
                                  " is not reached by threads 40-63 of the block, which exited"));
     }
     check_still_works();
@@ -151,7 +151,7 @@ TEST_CASE("a shuffle whose mask names an exited lane is reported", "[errors]") {
             rl::sim::launch("shuffle_with_exited_lane", shuffle_with_exited_lane, dim3(1), dim3(32), 0, out.data());
         });
         CHECK_THAT(msg, Contains("sim: kernel 'shuffle_with_exited_lane' block (0,0,0) thread ("));
-        CHECK_THAT(msg, Contains("__shfl_down_sync at errors_test.cpp:"));
+        CHECK_THAT(msg, Contains("__shfl_down_sync at test_errors.cpp:"));
         CHECK_THAT(msg, Contains("mask 0xffffffff"));
         CHECK_THAT(msg, Contains("5 named in the mask exited"));
     }
@@ -162,7 +162,7 @@ TEST_CASE("warp collective misuse: lane outside its mask, lanes that do not exis
     simtest::ScopedOptions scoped(simtest::make_options(rl::sim::Schedule::lane_order, 1, 1));
     std::vector<int> out(64);
     CHECK_THAT(failure_of([&] { rl::sim::launch("lane_not_in_mask", lane_not_in_mask, dim3(1), dim3(32), 0, out.data()); }),
-               Contains("thread (0,0,0): __ballot_sync at errors_test.cpp:") &&
+               Contains("thread (0,0,0): __ballot_sync at test_errors.cpp:") &&
                    Contains("the calling lane 0 is not in the mask"));
     CHECK_THAT(failure_of([&] {
                    rl::sim::launch("mask_beyond_partial_warp", mask_beyond_partial_warp, dim3(1), dim3(40), 0, out.data());

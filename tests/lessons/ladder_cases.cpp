@@ -1,4 +1,4 @@
-#include "tests/lessons/lesson_cases.h"
+#include "tests/lessons/ladder_cases.h"
 
 #include <set>
 

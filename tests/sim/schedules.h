@@ -1,4 +1,4 @@
-// Helpers shared by the simulator tests.
+// What the simulator tests share: its options set for one scope, and every thread schedule to run under.
 #pragma once
 #include <string>
 #include <vector>

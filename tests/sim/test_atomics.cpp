@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/cuda_compat.h"
-#include "test_support.h"
+#include "tests/sim/schedules.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #pragma once
-// The cases every lesson is tested on, shared by the simulator suite and the GPU suite so both
-// backends answer the same questions: sizes around block edges, several seeds, exact integer data.
+// Lessons 01-12 (the ladder) in the simulator and GPU suites, so that both backends answer the same
+// questions: which lessons have plans on a backend, and one checked run of a plan.
 #include <cstdint>
 #include <vector>
 
@@ -10,7 +10,6 @@
 #include "common/host/session.h"
 
 namespace rl::test {
-
 
 // The lesson numbers with a plan on this backend.
 std::vector<int> lessons_on(Backend b);

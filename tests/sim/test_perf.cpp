@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/cuda_compat.h"
-#include "test_support.h"
+#include "tests/sim/schedules.h"
 
 #ifndef RL_SIM_BUILD_TYPE
 #define RL_SIM_BUILD_TYPE ""
