@@ -1,7 +1,7 @@
 #pragma once
 // Lesson 14's API: reduce every row of a row-major M x N matrix to one value (M outputs), for any
-// operator of lesson 13 on any element type, on either backend. Lesson 16 calls it for reductions
-// over trailing (contiguous) dimensions.
+// operator of lesson 13 on any element type, on either backend. (Lesson 16 reduces the same shape,
+// trailing contiguous dimensions, with its own kernels: its plan's `rows` strategy.)
 //
 // Two levels:
 //  * typed templates in row_reduce.cuh, for code that already knows Op and T at compile time:

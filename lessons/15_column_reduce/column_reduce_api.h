@@ -1,7 +1,8 @@
 #pragma once
 // Lesson 15's API: reduce every column of a row-major M x N matrix to one value (N outputs), for
-// any operator of lesson 13 on any element type, on either backend. Lesson 16 calls it for
-// reductions over leading dimensions (the kept dimensions are then contiguous: columns).
+// any operator of lesson 13 on any element type, on either backend. (Lesson 16 reduces the same
+// shape, leading dimensions with the kept ones contiguous, with its own kernels: its plan's
+// `columns` strategy.)
 //
 // Two levels, as lesson 14's (row_reduce_api.h); outputs decode with common/host/typed_outputs.h:
 //  * typed templates in column_reduce.cuh:
