@@ -24,22 +24,11 @@
 namespace rl {
 namespace {
 
-template <class E, class Parse>
-std::vector<E> parse_list(const std::string& text, Parse parse, const char* what) {
-  std::vector<E> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    const auto v = parse(item);
-    if (!v) throw UsageError(std::string("--") + what + ": unknown value '" + item + "'");
-    out.push_back(*v);
-  }
-  if (out.empty()) throw UsageError(std::string("--") + what + ": empty list");
-  return out;
-}
-
-nlohmann::json time_json(const Timing& t) {
-  return {{"median_ms", t.ms.median}, {"min_ms", t.ms.min}, {"max_ms", t.ms.max}, {"samples", t.ms.count},
-          {"calls_per_sample", t.calls_per_sample}, {"simulated", t.simulated}};
+// The matrix lessons refuse an empty --ops or --types (the others print an empty table).
+template <class E>
+std::vector<E> nonempty(std::vector<E> list, const char* option) {
+  if (list.empty()) throw UsageError(std::string("--") + option + ": empty list");
+  return list;
 }
 
 // torch timings keyed by (M, N, reduced dim, dtype, op), from tests/device/torch_baselines.py's JSON.
@@ -128,9 +117,9 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
 
   o.backend = parse_backend(backend_text);
   if (o.grade) return grade(argv[0], o, lesson);
-  const auto types = parse_list<DType>(types_text, parse_dtype, "types");
+  const auto types = nonempty(parse_dtype_list(types_text), "types");
   std::vector<ReduceOp> ops;
-  if (!ops_text.empty()) ops = parse_list<ReduceOp>(ops_text, parse_op, "ops");
+  if (!ops_text.empty()) ops = nonempty(parse_op_list(ops_text), "ops");
   std::vector<MatrixShape> shapes;
   if (!shapes_text.empty()) {
     std::stringstream in(shapes_text);
@@ -224,7 +213,7 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
           const Timing mine = time_ms([&](std::size_t k) {
             kernels->reduce(op, t, inputs[k].get(), m, n, scratch.get(), out.get(), device->shape(), device->stream());
           });
-          rec["time"] = time_json(mine);
+          rec["time"] = to_json(mine);
           row[4] = duration(mine.ms.median);
           double best_other = 0.0;  // the faster of CUB and torch, in ms
           if (!mine.simulated) {
@@ -239,7 +228,7 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
               cub->reduce(inputs[k].get<float>(), m, n, cub_scratch.get(), cub_scratch.bytes(), cub_out.get<float>(),
                           device->stream());
             });
-            rec["cub"] = {{"call", cub->name}, {"time", time_json(theirs)}};
+            rec["cub"] = {{"call", cub->name}, {"time", to_json(theirs)}};
             rec["vs_cub"] = theirs.ms.median / mine.ms.median;
             row[6] = fixed(theirs.ms.median / mine.ms.median, 2);
             best_other = theirs.ms.median;
@@ -279,7 +268,7 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
         std::vector<std::string> row{shape_text, "sum", "float32", x.name, "-", "-", "-", "-", "-", verified ? "verified" : "WRONG"};
         if (!check_only) {
           const Timing mine = time_ms(run_extra);  // includes the zeroing it needs
-          rec["time"] = time_json(mine);
+          rec["time"] = to_json(mine);
           row[4] = duration(mine.ms.median);
           if (!mine.simulated) rec["gbps"] = static_cast<double>(bytes) / (mine.ms.median * 1e6), row[5] = fixed(static_cast<double>(bytes) / (mine.ms.median * 1e6), 0);
         }

@@ -24,23 +24,6 @@ using namespace rl;
 
 namespace {
 
-template <class E, class Parse>
-std::vector<E> parse_list(const std::string& text, Parse parse, const char* what) {
-  std::vector<E> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    const auto v = parse(item);
-    if (!v) throw UsageError(std::string("--") + what + ": unknown value '" + item + "'");
-    out.push_back(*v);
-  }
-  return out;
-}
-
-nlohmann::json time_json(const Timing& t) {
-  return {{"median_ms", t.ms.median}, {"min_ms", t.ms.min}, {"max_ms", t.ms.max}, {"samples", t.ms.count},
-          {"calls_per_sample", t.calls_per_sample}, {"simulated", t.simulated}};
-}
-
 // The graded cases: sizes around a warp, a block and a 16-byte load, a misaligned start (one
 // element past 16 bytes: a scalar head), and plans of several blocks with several loads a thread.
 struct GradedCase {
@@ -121,8 +104,8 @@ int run(int argc, char** argv) {
   if (grading.hint_asked(13)) return exit_ok;
   o.backend = parse_backend(backend_text);
   if (o.grade) return grade(argv[0], o);
-  const auto ops = parse_list<ReduceOp>(ops_text, parse_op, "ops");
-  const auto types = parse_list<DType>(types_text, parse_dtype, "types");
+  const auto ops = parse_op_list(ops_text);
+  const auto types = parse_dtype_list(types_text);
   auto device = open_device(o, std::cout);
   const bool gpu = device->backend() == Backend::gpu;
   std::uint64_t n = gpu ? std::uint64_t{1} << 28 : std::uint64_t{1} << 16;
@@ -171,7 +154,7 @@ int run(int argc, char** argv) {
               kernels.reduce(op, t, inputs[k].get(), n, scratch.get(), out.get(), device->shape(), device->stream());
             },
             copies, sampling);
-        rec["time"] = time_json(mine);
+        rec["time"] = to_json(mine);
         row[2] = duration(mine.ms.median);
         if (op == ReduceOp::sum) sum_ms = mine.ms.median;
         if (!mine.simulated) {
@@ -188,7 +171,7 @@ int run(int argc, char** argv) {
                             device->stream());
               },
               copies, sampling);
-          rec["cub"] = {{"call", cub->name(op, t)}, {"time", time_json(theirs)}};
+          rec["cub"] = {{"call", cub->name(op, t)}, {"time", to_json(theirs)}};
           rec["vs_cub"] = theirs.ms.median / mine.ms.median;
           row[5] = fixed(theirs.ms.median / mine.ms.median, 2);
           row[6] = cub->name(op, t);

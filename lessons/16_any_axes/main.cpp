@@ -34,17 +34,6 @@ std::vector<std::string> split_commas(const std::string& text) {
   return items;
 }
 
-template <class E, class Parse>
-std::vector<E> parse_names(const std::string& text, Parse parse, const char* what) {
-  std::vector<E> out;
-  for (const std::string& item : split_commas(text)) {
-    const auto v = parse(item);
-    if (!v) throw UsageError(std::string("--") + what + ": unknown value '" + item + "'");
-    out.push_back(*v);
-  }
-  return out;
-}
-
 // "64,128,2^10": sizes or strides; every item a whole number (2^k allowed).
 std::vector<std::int64_t> parse_dims(const std::string& text, const char* what) {
   std::vector<std::int64_t> out;
@@ -85,11 +74,6 @@ std::string join_axes(const std::vector<int>& v) {
   std::string s = "{";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
   return s + "}";
-}
-
-nlohmann::json time_json(const Timing& t) {
-  return {{"median_ms", t.ms.median}, {"min_ms", t.ms.min}, {"max_ms", t.ms.max}, {"samples", t.ms.count},
-          {"calls_per_sample", t.calls_per_sample}, {"simulated", t.simulated}};
 }
 
 // PyTorch's time for the same case from tests/device/torch_baselines.py's JSON, in ms.
@@ -159,8 +143,8 @@ int run(int argc, char** argv) {
 
   o.backend = parse_backend(backend_text);
   if (o.grade) return grade(argv[0], o);
-  const auto ops = parse_names<ReduceOp>(ops_text, parse_op, "ops");
-  const auto types = parse_names<DType>(types_text, parse_dtype, "types");
+  const auto ops = parse_op_list(ops_text);
+  const auto types = parse_dtype_list(types_text);
   std::vector<std::vector<int>> axis_sets;
   for (const std::string& a : axes_texts) axis_sets.push_back(parse_axes(a));
   if (shape_opt->count() > 0 && shape_text.empty()) throw UsageError("--shape: no dimensions given");
@@ -248,7 +232,7 @@ int run(int argc, char** argv) {
                 kernels.reduce(op, t, inputs[k].get(), plan, scratch.get(), out.get(), device->shape(), device->stream());
               },
               inputs.size(), timing);
-          rec["time"] = time_json(mine);
+          rec["time"] = to_json(mine);
           row[5] = duration(mine.ms.median);
           std::optional<double> best;
           if (!mine.simulated) {
@@ -263,7 +247,7 @@ int run(int argc, char** argv) {
                   cub->reduce(t, inputs[k].get(), plan, cub_scratch.get(), cub_scratch.bytes(), cub_out.get(), device->stream());
                 },
                 inputs.size(), timing);
-            rec["cub"] = {{"call", cub->name(plan)}, {"time", time_json(theirs)}};
+            rec["cub"] = {{"call", cub->name(plan)}, {"time", to_json(theirs)}};
             rec["vs_cub"] = theirs.ms.median / mine.ms.median;
             row[7] = fixed(theirs.ms.median / mine.ms.median, 2);
             best = theirs.ms.median;
