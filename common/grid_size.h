@@ -1,5 +1,5 @@
 #pragma once
-// How the plans of lessons 01-11 size their grids and their scratch memory.
+// How the lessons' plans size their grids, their blocks' lane groups and their scratch memory.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -90,6 +90,14 @@ inline Passes persistent_passes(const ReduceCall& c, unsigned items_per_thread) 
 inline std::uint64_t persistent_depth(std::uint64_t n, unsigned block, unsigned grid, unsigned finish_block) {
   const std::uint64_t first = summation_depth(block, ceil_div(n, std::uint64_t{grid} * block));
   return grid == 1 ? first : first + summation_depth(finish_block, ceil_div(grid, finish_block));
+}
+
+// The smallest power of two >= x (at most 2^31): how many lanes or threads lessons 14 and 15 give a
+// row or a column tile of x loads before capping it.
+inline unsigned next_pow2(std::uint64_t x) {
+  unsigned p = 1;
+  while (p < x && p < (1u << 31)) p *= 2;
+  return p;
 }
 
 RL_NAMESPACE_END

@@ -4,13 +4,10 @@
 // this build compiled) and hands them to the harness, which checks, times and traces them
 // (run_lesson, common/host/harness.cpp). Declared on its own so that a five-line main.cpp does not
 // compile the harness's headers (CLI11 and nlohmann::json take seconds each, for every lesson).
+#include "common/host/backend_copies.h"
 #include "common/host/plan.h"
 
 namespace rl {
-
-// Whether this build compiled the lessons for the GPU: CMake defines RL_HAVE_GPU (1 where a CUDA
-// compiler was found, 0 where not).
-inline constexpr bool gpu_backend_built = RL_HAVE_GPU;
 
 // Lesson `Lesson`'s plans on every backend this build has, the GPU's first.
 template <int Lesson>

@@ -8,11 +8,6 @@
 namespace rl {
 namespace {
 
-nlohmann::json timing_json(const Timing& t) {
-  return {{"median_ms", t.ms.median}, {"min_ms", t.ms.min}, {"max_ms", t.ms.max},
-          {"samples", t.ms.count},    {"calls_per_sample", t.calls_per_sample}, {"simulated", t.simulated}};
-}
-
 std::string utc_now() {
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::ostringstream s;
@@ -22,16 +17,21 @@ std::string utc_now() {
 
 }  // namespace
 
+nlohmann::json to_json(const Timing& t) {
+  return {{"median_ms", t.ms.median}, {"min_ms", t.ms.min}, {"max_ms", t.ms.max},
+          {"samples", t.ms.count},    {"calls_per_sample", t.calls_per_sample}, {"simulated", t.simulated}};
+}
+
 nlohmann::json to_json(const Baseline& b) {
   nlohmann::json j{{"n", b.n}};
   if (b.ceiling) {
-    j["stream_read"] = timing_json(b.ceiling->read);
+    j["stream_read"] = to_json(b.ceiling->read);
     j["stream_read_gbps"] = b.ceiling->read_gbps;
     j["stream_read_block"] = b.ceiling->read_block;
     j["copy_gbps"] = b.ceiling->copy_gbps;
   }
   if (b.cub) {
-    j["cub"] = timing_json(*b.cub);
+    j["cub"] = to_json(*b.cub);
     j["cub_gbps"] = gigabytes_per_second(b.n, b.cub->ms.median);
     if (b.cub_check) j["cub_verified"] = b.cub_check->verified;
   }
@@ -55,7 +55,7 @@ nlohmann::json to_json(const CaseResult& r, const RunOptions& o, const Baseline*
                    {"tolerance", r.check.tolerance},
                    {"verified", r.check.verified}};
   if (r.timing) {
-    j["time"] = timing_json(*r.timing);
+    j["time"] = to_json(*r.timing);
     if (!r.timing->simulated) j["gbps"] = r.gbps;
   }
   if (baseline && r.timing && !r.timing->simulated) {

@@ -15,6 +15,8 @@ inline constexpr int results_schema_version = 1;
 
 nlohmann::json to_json(const CaseResult& r, const RunOptions& o, const Baseline* baseline);
 nlohmann::json to_json(const Baseline& b);
+// A timing: median, min and max in ms, samples, calls per sample, simulated or not.
+nlohmann::json to_json(const Timing& t);
 
 // The whole document: schema, version, device, backend, runs and per-size baselines.
 nlohmann::json results_document(Device& device, const RunOptions& o, const std::vector<nlohmann::json>& runs,

@@ -3,9 +3,11 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 #include "common/half_bits.h"
+#include "common/host/cli.h"
 #include "common/host/parallel.h"
 
 namespace rl {
@@ -62,6 +64,23 @@ std::optional<ReduceOp> parse_op(std::string_view name) {
     if (to_string(op) == name) return op;
   return std::nullopt;
 }
+
+namespace {
+template <class E, class Parse>
+std::vector<E> parse_names(const std::string& text, Parse parse, const char* option) {
+  std::vector<E> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    const auto v = parse(item);
+    if (!v) throw UsageError(std::string("--") + option + ": unknown value '" + item + "'");
+    out.push_back(*v);
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<ReduceOp> parse_op_list(const std::string& text) { return parse_names<ReduceOp>(text, parse_op, "ops"); }
+std::vector<DType> parse_dtype_list(const std::string& text) { return parse_names<DType>(text, parse_dtype, "types"); }
 
 bool has_index(ReduceOp op) { return op == ReduceOp::argmax || op == ReduceOp::argmin; }
 bool allows_empty(ReduceOp op) { return op == ReduceOp::sum; }

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/host/input.h"
 
@@ -26,6 +28,10 @@ inline constexpr ReduceOp all_ops[] = {ReduceOp::sum,      ReduceOp::max,    Red
                                        ReduceOp::variance, ReduceOp::argmax, ReduceOp::argmin};
 std::string_view to_string(ReduceOp op);
 std::optional<ReduceOp> parse_op(std::string_view name);
+// --ops and --types of lessons 13-16: comma-separated names ("sum,argmax", "float32,float16"); an
+// unknown name is a UsageError that names the option. No names, no entries.
+std::vector<ReduceOp> parse_op_list(const std::string& text);
+std::vector<DType> parse_dtype_list(const std::string& text);
 bool has_index(ReduceOp op);                // argmax, argmin
 bool allows_empty(ReduceOp op);             // only sum: the sum of nothing is 0
 

@@ -9,8 +9,9 @@
 #include <string>
 
 #include "common/backends/gpu/check.h"
+#include "common/host/backend_copies.h"
+#include "common/host/type_dispatch.h"
 #include "lessons/13_operators_and_types/ops_api.h"
-#include "lessons/13_operators_and_types/type_dispatch.h"
 
 namespace rl {
 namespace {
@@ -59,8 +60,10 @@ cudaError_t call(ReduceOp op, const T* in, std::int64_t n, void* scratch, std::s
 
 }  // namespace
 
-const CubCounterpart& cub_counterpart_table() {
-  static const CubCounterpart table{
+// The GPU's only copy: CUB has no simulator version (ops_cub(), common/host/backend_copies.h).
+template <>
+const OpsCub& compiled_table<OpsCub, Backend::gpu>() {
+  static const OpsCub table{
       [](ReduceOp op, DType t) -> std::string {
         switch (op) {
           case ReduceOp::sum:

@@ -16,29 +16,13 @@
 #include "common/host/harness.h"
 #include "common/host/results.h"
 #include "common/host/table.h"
+#include "common/host/typed_outputs.h"
 #include "common/host/watchdog.h"
 #include "lessons/13_operators_and_types/ops_api.h"
 
 using namespace rl;
 
 namespace {
-
-template <class E, class Parse>
-std::vector<E> parse_list(const std::string& text, Parse parse, const char* what) {
-  std::vector<E> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    const auto v = parse(item);
-    if (!v) throw UsageError(std::string("--") + what + ": unknown value '" + item + "'");
-    out.push_back(*v);
-  }
-  return out;
-}
-
-nlohmann::json time_json(const Timing& t) {
-  return {{"median_ms", t.ms.median}, {"min_ms", t.ms.min}, {"max_ms", t.ms.max}, {"samples", t.ms.count},
-          {"calls_per_sample", t.calls_per_sample}, {"simulated", t.simulated}};
-}
 
 // The graded cases: sizes around a warp, a block and a 16-byte load, a misaligned start (one
 // element past 16 bytes: a scalar head), and plans of several blocks with several loads a thread.
@@ -49,21 +33,18 @@ struct GradedCase {
 constexpr GradedCase graded_cases[] = {{1, 0},    {31, 0},    {33, 0},     {255, 0},    {257, 0},
                                        {1000, 0}, {1000, 1},  {20005, 1},  {65537, 0},  {(1u << 18) + 3, 0}};
 
-std::string show(const OpValue& v, ReduceOp op) {
-  return general(v.value, 9) + (has_index(op) ? " at index " + std::to_string(v.index) : std::string());
-}
-
 // Every operator on every type over every graded case, in a watched child (grade_main.h), stopping at
 // the first wrong answer; the failure line names the operator, type, n, seed, offset, expected and got.
 int grade(const std::string& program_path, const RunOptions& options) {
   return grade_in_child(
-      std::cout, program_path, 13, "operators_and_types", RL_OPS_KERNEL_SOURCE, options.case_timeout_s,
+      std::cout, program_path, 13, "operators_and_types", std::string(ops_kernels(Backend::sim)->source),
+      options.case_timeout_s,
       [&](const Reporter& reporter) {
         std::ostringstream banner;
         auto device = open_device(options, banner);
         reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
-        const OpsBackend* b = ops_backend(device->backend());
-        if (!b) {
+        const OpsKernels* k = ops_kernels(device->backend());
+        if (!k) {
           reporter.say("skip this build has no " + std::string(to_string(device->backend())) + " version to grade");
           return exit_skipped;
         }
@@ -71,7 +52,7 @@ int grade(const std::string& program_path, const RunOptions& options) {
         for (const GradedCase& c : graded_cases)
           for (const DType t : all_dtypes) {
             const std::uint64_t seed = 13 + c.n;
-            const std::vector<std::byte> host = ops_test_input(t, c.n, seed);
+            const std::vector<std::byte> host = ops_input(t, c.n, seed);
             DeviceBuffer buffer(*device, host.size() + 16 + c.offset * dtype_bytes(t));
             std::byte* at = buffer.get<std::byte>() + c.offset * dtype_bytes(t);  // allocations are 256-byte aligned
             device->upload(at, host.data(), host.size());
@@ -87,11 +68,11 @@ int grade(const std::string& program_path, const RunOptions& options) {
                 reporter.say("fail " + what.str() + ": " + e.what());
                 return exit_failed;
               }
-              const OpReference ref = typed_reference(op, t, host.data(), c.n, b->depth(op, t, c.n, device->shape()));
+              const OpReference ref = typed_reference(op, t, host.data(), c.n, k->depth(op, t, c.n, device->shape()));
               if (!matches(ref, got, op)) {
-                reporter.say("fail " + what.str() + ": expected " + show(ref.expected, op) +
+                reporter.say("fail " + what.str() + ": expected " + describe(ref.expected, op) +
                              (ref.tolerance > 0 ? " (within " + general(ref.tolerance, 3) + ")" : std::string()) +
-                             ", got " + show(got, op));
+                             ", got " + describe(got, op));
                 return exit_failed;
               }
               ++cases;
@@ -123,8 +104,8 @@ int run(int argc, char** argv) {
   if (grading.hint_asked(13)) return exit_ok;
   o.backend = parse_backend(backend_text);
   if (o.grade) return grade(argv[0], o);
-  const auto ops = parse_list<ReduceOp>(ops_text, parse_op, "ops");
-  const auto types = parse_list<DType>(types_text, parse_dtype, "types");
+  const auto ops = parse_op_list(ops_text);
+  const auto types = parse_dtype_list(types_text);
   auto device = open_device(o, std::cout);
   const bool gpu = device->backend() == Backend::gpu;
   std::uint64_t n = gpu ? std::uint64_t{1} << 28 : std::uint64_t{1} << 16;
@@ -134,8 +115,8 @@ int run(int argc, char** argv) {
     n = *parsed;
   }
   if (n == 0) throw UsageError("--n: the table needs at least one element (the empty sum is 0, the rest have no value)");
-  const OpsBackend& b = *ops_backend(device->backend());
-  const CubCounterpart* cub = gpu ? ops_cub() : nullptr;
+  const OpsKernels& kernels = *ops_kernels(device->backend());
+  const OpsCub* cub = gpu ? ops_cub() : nullptr;
   const Sampling sampling{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
   std::cout << "lesson 13_operators_and_types: N = " << n << ", seed " << seed << "\n";
 
@@ -157,7 +138,7 @@ int run(int argc, char** argv) {
     double sum_ms = 0.0;
     for (const ReduceOp op : ops) {
       const OpValue got = run_op(*device, op, t, inputs[0].get(), n);
-      const OpReference ref = typed_reference(op, t, host.data(), n, b.depth(op, t, n, device->shape()));
+      const OpReference ref = typed_reference(op, t, host.data(), n, kernels.depth(op, t, n, device->shape()));
       const bool verified = matches(ref, got, op);
       all_verified = all_verified && verified;
       nlohmann::json rec = {{"op", to_string(op)}, {"dtype", to_string(t)}, {"n", n},          {"bytes", bytes},
@@ -167,13 +148,13 @@ int run(int argc, char** argv) {
       std::vector<std::string> row{std::string(to_string(op)), std::string(to_string(t)), "-", "-", "-", "-", "-",
                                    verified ? "verified" : "WRONG"};
       if (!check_only) {
-        DeviceBuffer scratch(*device, b.scratch_bytes(op, t, n, device->shape())), out(*device, ops_out_bytes);
+        DeviceBuffer scratch(*device, kernels.scratch_bytes(op, t, n, device->shape())), out(*device, ops_out_bytes);
         const Timing mine = device->time(
             [&](std::size_t k) {
-              b.reduce(op, t, inputs[k].get(), n, scratch.get(), out.get(), device->shape(), device->stream());
+              kernels.reduce(op, t, inputs[k].get(), n, scratch.get(), out.get(), device->shape(), device->stream());
             },
             copies, sampling);
-        rec["time"] = time_json(mine);
+        rec["time"] = to_json(mine);
         row[2] = duration(mine.ms.median);
         if (op == ReduceOp::sum) sum_ms = mine.ms.median;
         if (!mine.simulated) {
@@ -190,7 +171,7 @@ int run(int argc, char** argv) {
                             device->stream());
               },
               copies, sampling);
-          rec["cub"] = {{"call", cub->name(op, t)}, {"time", time_json(theirs)}};
+          rec["cub"] = {{"call", cub->name(op, t)}, {"time", to_json(theirs)}};
           rec["vs_cub"] = theirs.ms.median / mine.ms.median;
           row[5] = fixed(theirs.ms.median / mine.ms.median, 2);
           row[6] = cub->name(op, t);

@@ -8,12 +8,13 @@
 #include <cstring>
 
 #include "common/cuda_compat.h"
+#include "common/device/block_reduce.cuh"
+#include "common/device/pack_load.cuh"
+#include "common/device/reduce_ops.cuh"
 #include "common/host/plan.h"
 #include "common/host/reference.h"
 #include "common/launch.h"
-#include "lessons/13_operators_and_types/block_reduce.cuh"
 #include "lessons/13_operators_and_types/pack_fold.cuh"
-#include "lessons/13_operators_and_types/reduce_ops.cuh"
 
 RL_NAMESPACE_BEGIN
 

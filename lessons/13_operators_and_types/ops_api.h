@@ -1,9 +1,11 @@
 #pragma once
-// Lesson 13's host API: any operator on any element type, on either backend, behind plain function
-// tables (the kernels are templates; the tables pick the instantiation from run-time values).
+// Lesson 13's host API: any operator on any element type, on either backend, behind a table of plain
+// functions (the kernels are templates; ops_kernels.cu's table picks the instantiation from run-time
+// values, and is compiled once per backend: common/host/backend_copies.h).
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/host/device.h"
@@ -14,34 +16,38 @@ namespace rl {
 
 inline constexpr std::size_t ops_out_bytes = 32;  // room for any operator's result (a value and an index)
 
-struct OpsBackend {
+// The kernels on one backend. The result is the operator's Op::Out: decode it with decode_output
+// (common/host/typed_outputs.h).
+struct OpsKernels {
   Backend backend = Backend::sim;
   std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t n, const DeviceShape&) = nullptr;
   // Enqueues the reduction of n elements at device address `in`; the result lands in `out`.
   void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t n, void* scratch, void* out, const DeviceShape&,
                  void* stream) = nullptr;
-  OpValue (*decode)(ReduceOp, DType, const void* out_bytes_on_host) = nullptr;
   // The plan's longest chain of combines (sets the tolerance, see typed.h).
   std::uint64_t (*depth)(ReduceOp, DType, std::uint64_t n, const DeviceShape&) = nullptr;
+  // The kernel file this build compiled: the solution, the exercise or a student's submission.
+  std::string_view source = {};
 };
 
 // CUB's counterpart of each operator (GPU only): Sum / Max / Min / ArgMax / ArgMin on the same
 // type, mean = Sum, variance = TransformReduce with the same (count, mean, M2) merge.
-struct CubCounterpart {
+struct OpsCub {
   std::string (*name)(ReduceOp, DType) = nullptr;
   std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t n) = nullptr;
   void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t n, void* scratch, std::size_t scratch_bytes, void* out,
                  void* stream) = nullptr;
 };
 
-// The table for a backend; nullptr where this build has none (the GPU without CUDA).
-const OpsBackend* ops_backend(Backend b);
-const CubCounterpart* ops_cub();
+// The kernels on backend b; nullptr where this build has none (the GPU without CUDA).
+const OpsKernels* ops_kernels(Backend b);
+// CUB's counterparts (cub_counterparts.cu); nullptr without CUDA.
+const OpsCub* ops_cub();
 
 // Seeded values of type t, with ties planted for argmax and argmin: the largest value at four
 // places (two of them neighbours in one 16-byte load, two in other blocks), the smallest likewise.
 // The tests and `13_operators_and_types --grade` reduce the same data.
-std::vector<std::byte> ops_test_input(DType t, std::uint64_t n, std::uint64_t seed);
+std::vector<std::byte> ops_input(DType t, std::uint64_t n, std::uint64_t seed);
 
 // Reduces n elements of type t at device address `in` (any element-aligned address) and returns the
 // result. Throws UsageError for an empty input to anything but sum: a max, mean or variance of

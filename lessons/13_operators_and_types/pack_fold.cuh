@@ -1,32 +1,16 @@
 #pragma once
-// Lesson 13: how one 16-byte load joins a thread's running partial. The default widens the load's
-// elements and folds them through the operator (reduce_ops.cuh's fold_pack). argmax and argmin of
-// 16-bit floats get a cheaper fold of their own, below: there the per-element work, not DRAM, was
-// the limit.
+// Lesson 13: how one 16-byte load (common/device/pack_load.cuh) joins a thread's running partial.
+// The default widens the load's elements and folds them through the operator (reduce_ops.cuh's
+// fold_pack). argmax and argmin of 16-bit floats get a cheaper fold of their own, below: there the
+// per-element work, not DRAM, was the limit.
 #include <cstdint>
 #include <cstring>
 
 #include "common/cuda_compat.h"
-#include "lessons/13_operators_and_types/reduce_ops.cuh"
+#include "common/device/pack_load.cuh"
+#include "common/device/reduce_ops.cuh"
 
 RL_NAMESPACE_BEGIN
-
-template <class T> inline constexpr unsigned pack_size = 16 / sizeof(T);  // 8 halves, 4 floats, 2 doubles, 4 ints
-
-// One 16-byte load (int4: the only 16-byte type __ldg takes). `at` is 16-byte aligned.
-template <class T>
-__device__ __forceinline__ int4 load_raw(const T* at) {
-  return __ldg(reinterpret_cast<const int4*>(at));
-}
-
-// The K elements of T in a load, widened.
-template <class T, unsigned K = pack_size<T>>
-__device__ __forceinline__ void widen_pack(const int4& raw, wide_t<T> (&out)[K]) {
-  T v[K];
-  std::memcpy(v, &raw, sizeof(raw));  // reinterpret the bits; compiles to nothing
-#pragma unroll
-  for (unsigned j = 0; j < K; ++j) out[j] = Widen<T>::from(v[j]);
-}
 
 // A thread folds its loads in three steps: start(), then fold(state, load, first) for each load in
 // increasing index order (`first`: the index of the load's first element), then finish(state, in)

@@ -5,7 +5,8 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "common/backends/gpu/check.h"
-#include "lessons/14_row_reduce/matrix_main.h"
+#include "common/host/backend_copies.h"
+#include "lessons/14_row_reduce/row_reduce_api.h"
 
 namespace rl {
 namespace {
@@ -23,8 +24,10 @@ cudaError_t segmented_rows(const float* in, std::uint64_t m, std::uint64_t n, vo
 
 }  // namespace
 
-const CubMatrixSum& cub_rows_table() {
-  static const CubMatrixSum table{
+// The GPU's only copy: CUB has no simulator version (rows_cub(), common/host/backend_copies.h).
+template <>
+const RowsCub& compiled_table<RowsCub, Backend::gpu>() {
+  static const RowsCub table{{
       "DeviceSegmentedReduce::Sum (offsets r*N)",
       [](std::uint64_t m, std::uint64_t n) {
         std::size_t bytes = 0;
@@ -33,7 +36,7 @@ const CubMatrixSum& cub_rows_table() {
       },
       [](const float* in, std::uint64_t m, std::uint64_t n, void* scratch, std::size_t bytes, float* out, void* stream) {
         RL_CUDA_CHECK(segmented_rows(in, m, n, scratch, bytes, out, static_cast<cudaStream_t>(stream)));
-      }};
+      }}};
   return table;
 }
 

@@ -2,7 +2,7 @@
 // reference, timed against CUB's segmented reduce and (with --baseline) torch.sum(dim=1). --grade
 // grades the kernel this build was made with (row_reduce.cuh, or the exercise or a submission).
 #include "common/host/harness.h"
-#include "lessons/14_row_reduce/matrix_main.h"
+#include "common/host/matrix_main.h"
 #include "lessons/14_row_reduce/row_reduce_api.h"
 
 int main(int argc, char** argv) {
@@ -11,16 +11,8 @@ int main(int argc, char** argv) {
   lesson.program = "14_row_reduce";
   lesson.about = "Lesson 14: reduce each row of a row-major M x N matrix (a group, a warp, a block or several blocks a row)";
   lesson.axis = Axis::rows;
-  lesson.kernels = [](Backend b) -> std::optional<MatrixKernels> {
-    const RowsBackend* t = rows_backend(b);
-    if (!t) return std::nullopt;
-    return MatrixKernels{t->scratch_bytes, t->reduce, t->depth, t->plan};
-  };
-  lesson.kernel_source = RL_ROWS_KERNEL_SOURCE;
-  lesson.run_raw = run_rows_raw;
+  lesson.kernels = [](Backend b) -> const MatrixKernels* { return rows_kernels(b); };
   lesson.graded_cases = rows_graded_cases;
-#if RL_ROWS_HAVE_GPU
-  lesson.cub = &cub_rows_table();
-#endif
+  lesson.cub = rows_cub();
   return guarded([&] { return matrix_main(argc, argv, lesson); });
 }

@@ -1,16 +1,18 @@
 #pragma once
 // Lesson 14's API: reduce every row of a row-major M x N matrix to one value (M outputs), for any
-// operator of lesson 13 on any element type, on either backend. Lesson 16 calls it for reductions
-// over trailing (contiguous) dimensions.
+// operator of lesson 13 on any element type, on either backend. (Lesson 16 reduces the same shape,
+// trailing contiguous dimensions, with its own kernels: its plan's `rows` strategy.)
 //
 // Two levels:
 //  * typed templates in row_reduce.cuh, for code that already knows Op and T at compile time:
 //      rows_scratch_bytes<Op, T>(M, N, shape)
 //      rows_reduce<Op, T>(const T* in, M, N, typename Op::Out* out, void* scratch, shape, stream)
-//  * the run-time table below (operator and type as values), and run_rows() for host code.
+//  * the run-time table below (operator and type as values: rows_kernels.cu fills it once per
+//    backend), and run_rows() for host code.
 // Contract (both levels): `in` and `out` are device addresses; `in` need only be element-aligned
 // (16-byte loads are used where every row starts on a 16-byte boundary, scalar loads otherwise);
-// out[r] is Op::Out (reduce_output_bytes() each; argmax/argmin: {value, index within the row});
+// out[r] is Op::Out (reduce_output_bytes() each, common/host/typed_outputs.h; argmax/argmin: {value,
+// index within the row});
 // scratch is device memory of at least scratch_bytes (may be null when that is 0), needs no
 // initialisation and may be reused by the next call in the same stream; one call is one launch.
 // M == 0 launches nothing. N == 0: sum writes 0 per row; the other operators are a usage error
@@ -23,34 +25,23 @@
 #include <vector>
 
 #include "common/host/device.h"
+#include "common/host/matrix_cases.h"
+#include "common/host/matrix_main.h"
 #include "common/host/plan.h"
 #include "common/host/typed.h"
-#include "lessons/14_row_reduce/matrix_cases.h"
+#include "common/host/typed_outputs.h"
 
 namespace rl {
 
-struct RowsBackend {
-  Backend backend = Backend::sim;
-  std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
-  // Enqueues the reduction of the m x n matrix at `in`; out receives m outputs of reduce_output_bytes each.
-  void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t m, std::uint64_t n, void* scratch, void* out,
-                 const DeviceShape&, void* stream) = nullptr;
-  // The longest chain of combines from one input to an output (sets the tolerance, see typed.h).
-  std::uint64_t (*depth)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
-  // The plan in words, for the table: "4 rows a warp (8 lanes each)", "a block a row, 3 blocks a row", ...
-  std::string (*plan)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
-};
+// The kernels on one backend: a matrix lesson's table (common/host/matrix_cases.h), one output a row.
+struct RowsKernels : MatrixKernels {};
+// CUB's segmented sum over the same rows (cub_rows.cu).
+struct RowsCub : CubMatrixSum {};
 
-// nullptr where this build has no such backend (the GPU without CUDA).
-const RowsBackend* rows_backend(Backend b);
-
-// Bytes of one output of (op, t) (Op::Out: 4 for a float sum, 16 for a float argmax), and output i
-// of an array of them, copied to the host, as a value (and index). Shared with lessons 15 and 16.
-std::size_t reduce_output_bytes(ReduceOp op, DType t);
-OpValue decode_output(ReduceOp op, DType t, const void* outputs_on_host, std::uint64_t i);
-// The first `count` outputs of such an array, decoded.
-std::vector<OpValue> decode_outputs(ReduceOp op, DType t, const std::vector<unsigned char>& outputs_on_host,
-                                    std::uint64_t count);
+// The kernels on backend b; nullptr where this build has none (the GPU without CUDA).
+const RowsKernels* rows_kernels(Backend b);
+// nullptr without CUDA.
+const RowsCub* rows_cub();
 
 // Reduces each row of the m x n matrix of type t at device address `in`, returning m results.
 // Throws UsageError for n == 0 with any operator but sum.
@@ -59,9 +50,9 @@ std::vector<OpValue> run_rows(Device& d, ReduceOp op, DType t, const void* in, s
 // never wrote is still the poison, bytes of 0xFF (the grader names that mistake).
 std::vector<unsigned char> run_rows_raw(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n);
 
-// Lesson 14's graded cases (matrix_cases.h), smallest first: shapes that reach every plan (groups of
-// 1 to 32 lanes, a warp, a block and several blocks a row), odd row lengths (scalar loads), every
-// type, misaligned matrices and empty ones. The simulator suite and `14_row_reduce --grade` run them.
+// Lesson 14's graded cases (common/host/matrix_cases.h), smallest first: shapes that reach every plan
+// (groups of 1 to 32 lanes, a warp, a block and several blocks a row), odd row lengths (scalar
+// loads), every type, misaligned matrices and empty ones. The simulator suite and `14_row_reduce --grade` run them.
 std::vector<MatrixCase> rows_graded_cases();
 
 }  // namespace rl

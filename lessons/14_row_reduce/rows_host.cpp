@@ -1,54 +1,21 @@
-// Lesson 14's host side: picks the backend's table, checks the request, moves the results.
+// Lesson 14's host side: its tables on a backend, its runs, and its graded cases.
 #include <string>
 #include <utility>
 
+#include "common/host/backend_copies.h"
 #include "common/host/cli.h"
 #include "lessons/14_row_reduce/row_reduce_api.h"
-#include "lessons/14_row_reduce/typed_dispatch.h"
 
 namespace rl {
-namespace backend_sim { const RowsBackend& rows_table(); }
-#if RL_ROWS_HAVE_GPU
-namespace backend_gpu { const RowsBackend& rows_table(); }
-#endif
 
-const RowsBackend* rows_backend(Backend b) {
-  if (b == Backend::sim) return &backend_sim::rows_table();
-#if RL_ROWS_HAVE_GPU
-  return &backend_gpu::rows_table();
-#else
-  return nullptr;
-#endif
-}
-
-// Op::Out has the same layout in both backends' instantiations; the simulator's is always built.
-std::size_t reduce_output_bytes(ReduceOp op, DType t) { return backend_sim::output_bytes_of(op, t); }
-OpValue decode_output(ReduceOp op, DType t, const void* outputs, std::uint64_t i) {
-  return backend_sim::decode_output_of(op, t, outputs, i);
-}
-
-std::vector<OpValue> decode_outputs(ReduceOp op, DType t, const std::vector<unsigned char>& outputs, std::uint64_t count) {
-  std::vector<OpValue> values(count);
-  for (std::uint64_t i = 0; i < count; ++i) values[i] = decode_output(op, t, outputs.data(), i);
-  return values;
-}
+const RowsKernels* rows_kernels(Backend b) { return table_for<RowsKernels>(b); }
+const RowsCub* rows_cub() { return gpu_table<RowsCub>(); }
 
 std::vector<unsigned char> run_rows_raw(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m,
                                         std::uint64_t n) {
-  if (n == 0 && m > 0 && !allows_empty(op))
-    throw UsageError(std::string(to_string(op)) + " of an empty row has no value (only sum does: 0)");
-  const RowsBackend* b = rows_backend(d.backend());
-  if (!b) throw UsageError("lesson 14 has no kernels for this backend in this build");
-  const std::size_t out_bytes = m * reduce_output_bytes(op, t);
-  std::vector<unsigned char> host(out_bytes);
-  if (m == 0) return host;
-  DeviceBuffer scratch(d, b->scratch_bytes(op, t, m, n, d.shape()));
-  DeviceBuffer out(d, out_bytes);
-  d.poison(out.get(), out_bytes);  // an unwritten row reads as NaN, never as a plausible value
-  b->reduce(op, t, in, m, n, scratch.get(), out.get(), d.shape(), d.stream());
-  d.synchronize();
-  d.download(host.data(), out.get(), out_bytes);
-  return host;
+  const RowsKernels* k = rows_kernels(d.backend());
+  if (!k) throw UsageError("lesson 14 has no kernels for this backend in this build");
+  return run_matrix_raw(d, Axis::rows, *k, op, t, in, m, n);
 }
 
 std::vector<OpValue> run_rows(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n) {

@@ -11,16 +11,20 @@
 #include <string>
 
 #include "common/cuda_compat.h"
+#include "common/device/block_reduce.cuh"
+#include "common/device/pack_load.cuh"
+#include "common/device/reduce_ops.cuh"
+#include "common/grid_size.h"
 #include "common/host/plan.h"
+#include "common/host/reference.h"
 #include "common/launch.h"
-#include "lessons/13_operators_and_types/reduce_ops.cuh"
-#include "lessons/14_row_reduce/row_reduce.cuh"
 
 RL_NAMESPACE_BEGIN
 
 inline constexpr unsigned cols_block = 256;
 inline constexpr std::uint64_t cols_ticket_capacity = 8192;  // tiles of a split plan, at most
 inline constexpr std::uint64_t cols_rows_per_thread = 8;    // at least, per chunk: loads worth a block
+inline constexpr unsigned cols_loads_in_flight = 4;          // a thread's loads issued before any is folded
 
 // One ticket counter per column tile: zero at load time, wrapped back to zero by atomicInc.
 [[maybe_unused]] static __device__ unsigned int cols_tickets[cols_ticket_capacity];
@@ -54,7 +58,7 @@ __global__ void __launch_bounds__(cols_block) columns_by_chunks(const T* in, std
                                                                 unsigned chunks, typename Op::Acc* partials,
                                                                 typename Op::Out* out) {
   using Acc = typename Op::Acc;
-  constexpr unsigned K = load_width<T, Vec>, F = rows_loads_in_flight;
+  constexpr unsigned K = load_width<T, Vec>, F = cols_loads_in_flight;
   __shared__ Acc shared[cols_block * K];
   __shared__ bool is_last;
   const unsigned row_lanes = cols_block / col_threads;
@@ -165,7 +169,7 @@ struct ColumnPlan {
 
 template <class T>
 ColumnPlan columns_plan(std::uint64_t m, std::uint64_t n, bool vec, const DeviceShape& s) {
-  const std::uint64_t k = vec ? pack_of<T> : 1;
+  const std::uint64_t k = vec ? pack_size<T> : 1;
   const std::uint64_t col_loads = ceil_div(n, k);
   ColumnPlan p;
   // Half the blocks that fit on the GPU at once, each with at least 8 rows a thread: enough loads in
@@ -202,7 +206,7 @@ template <class Op, class T>
 void columns_reduce(const T* in, std::uint64_t m, std::uint64_t n, typename Op::Out* out, void* scratch,
                     const DeviceShape& s, void* stream) {
   if (n == 0) return;
-  const bool vec = rows_vectorizable(in, n);  // every row 16-byte aligned: the same test as lesson 14's
+  const bool vec = rows_vectorizable(in, n);  // every row 16-byte aligned (pack_load.cuh), as in lesson 14
   const ColumnPlan p = columns_plan<T>(m, n, vec, s);
   auto* partials = static_cast<typename Op::Acc*>(scratch);
   if (vec)

@@ -1,52 +1,27 @@
-// Lesson 15's host side: picks the backend's table, checks the request, moves the results.
+// Lesson 15's host side: its tables on a backend, its runs, and its graded cases.
 #include <string>
 #include <utility>
 
+#include "common/host/backend_copies.h"
 #include "common/host/cli.h"
 #include "lessons/15_column_reduce/column_reduce_api.h"
 
 namespace rl {
-namespace backend_sim { const ColumnsBackend& columns_table(); }
-#if RL_COLUMNS_HAVE_GPU
-namespace backend_gpu { const ColumnsBackend& columns_table(); }
-#endif
 
-const ColumnsBackend* columns_backend(Backend b) {
-  if (b == Backend::sim) return &backend_sim::columns_table();
-#if RL_COLUMNS_HAVE_GPU
-  return &backend_gpu::columns_table();
-#else
-  return nullptr;
-#endif
-}
+const ColumnsKernels* columns_kernels(Backend b) { return table_for<ColumnsKernels>(b); }
+const ColumnsCub* columns_cub() { return gpu_table<ColumnsCub>(); }
 
 namespace {
-const ColumnsBackend& table_for(Device& d) {
-  const ColumnsBackend* b = columns_backend(d.backend());
-  if (!b) throw UsageError("lesson 15 has no kernels for this backend in this build");
-  return *b;
-}
-
-std::vector<unsigned char> download(Device& d, const DeviceBuffer& out) {
-  d.synchronize();
-  std::vector<unsigned char> host(out.bytes());
-  d.download(host.data(), out.get(), out.bytes());
-  return host;
+const ColumnsKernels& kernels_on(Device& d) {
+  const ColumnsKernels* k = columns_kernels(d.backend());
+  if (!k) throw UsageError("lesson 15 has no kernels for this backend in this build");
+  return *k;
 }
 }  // namespace
 
 std::vector<unsigned char> run_columns_raw(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m,
                                            std::uint64_t n) {
-  if (m == 0 && n > 0 && !allows_empty(op))
-    throw UsageError(std::string(to_string(op)) + " of an empty column has no value (only sum does: 0)");
-  const ColumnsBackend& b = table_for(d);
-  if (n == 0) return {};
-  const std::size_t out_bytes = n * reduce_output_bytes(op, t);
-  DeviceBuffer scratch(d, b.scratch_bytes(op, t, m, n, d.shape()));
-  DeviceBuffer out(d, out_bytes);
-  d.poison(out.get(), out_bytes);  // an unwritten column reads as NaN, never as a plausible value
-  b.reduce(op, t, in, m, n, scratch.get(), out.get(), d.shape(), d.stream());
-  return download(d, out);
+  return run_matrix_raw(d, Axis::columns, kernels_on(d), op, t, in, m, n);
 }
 
 std::vector<OpValue> run_columns(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n) {
@@ -54,12 +29,15 @@ std::vector<OpValue> run_columns(Device& d, ReduceOp op, DType t, const void* in
 }
 
 std::vector<OpValue> run_columns_atomic(Device& d, const void* in, std::uint64_t m, std::uint64_t n) {
-  const ColumnsBackend& b = table_for(d);
+  const ColumnsKernels& k = kernels_on(d);
   if (n == 0) return {};
   DeviceBuffer out(d, n * sizeof(float));
   d.poison(out.get(), out.bytes());
-  b.atomic_sum_f32(static_cast<const float*>(in), m, n, out.get<float>(), d.shape(), d.stream());
-  return decode_outputs(ReduceOp::sum, DType::f32, download(d, out), n);
+  k.atomic_sum_f32(static_cast<const float*>(in), m, n, out.get<float>(), d.shape(), d.stream());
+  d.synchronize();
+  std::vector<unsigned char> host(out.bytes());
+  d.download(host.data(), out.get(), out.bytes());
+  return decode_outputs(ReduceOp::sum, DType::f32, host, n);
 }
 
 std::vector<MatrixCase> columns_graded_cases() {

@@ -9,7 +9,8 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "common/backends/gpu/check.h"
-#include "lessons/14_row_reduce/matrix_main.h"
+#include "common/host/backend_copies.h"
+#include "lessons/15_column_reduce/column_reduce_api.h"
 
 namespace rl {
 namespace {
@@ -35,8 +36,10 @@ cudaError_t segmented_columns(const float* in, std::uint64_t m, std::uint64_t n,
 
 }  // namespace
 
-const CubMatrixSum& cub_columns_table() {
-  static const CubMatrixSum table{
+// The GPU's only copy: CUB has no simulator version (columns_cub(), common/host/backend_copies.h).
+template <>
+const ColumnsCub& compiled_table<ColumnsCub, Backend::gpu>() {
+  static const ColumnsCub table{{
       "DeviceSegmentedReduce::Sum (column-major permutation iterator)",
       [](std::uint64_t m, std::uint64_t n) {
         std::size_t bytes = 0;
@@ -45,7 +48,7 @@ const CubMatrixSum& cub_columns_table() {
       },
       [](const float* in, std::uint64_t m, std::uint64_t n, void* scratch, std::size_t bytes, float* out, void* stream) {
         RL_CUDA_CHECK(segmented_columns(in, m, n, scratch, bytes, out, static_cast<cudaStream_t>(stream)));
-      }};
+      }}};
   return table;
 }
 

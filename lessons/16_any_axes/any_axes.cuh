@@ -16,11 +16,11 @@
 #include <cstdint>
 
 #include "common/cuda_compat.h"
+#include "common/device/block_reduce.cuh"
+#include "common/device/pack_load.cuh"
+#include "common/device/reduce_ops.cuh"
 #include "common/host/plan.h"
 #include "common/launch.h"
-#include "lessons/13_operators_and_types/block_reduce.cuh"
-#include "lessons/13_operators_and_types/pack_fold.cuh"
-#include "lessons/13_operators_and_types/reduce_ops.cuh"
 #include "lessons/16_any_axes/axes_plan.h"
 
 RL_NAMESPACE_BEGIN
@@ -105,7 +105,6 @@ __device__ __forceinline__ void odometer_step(const AxesGeometry& g, unsigned fi
 // std::min is host-only under nvcc (without --expt-relaxed-constexpr): the kernels use this one.
 __host__ __device__ __forceinline__ std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
 
-template <class T, bool Vec> inline constexpr unsigned axes_pack = Vec ? pack_size<T> : 1u;
 inline constexpr unsigned axes_loads_in_flight = 4;  // lesson 07's lesson: several loads per thread before any add
 inline constexpr unsigned axes_block = 256;
 
@@ -128,7 +127,7 @@ __global__ void __launch_bounds__(axes_block) reduce_inner_axes(const T* in, Axe
                                                                 std::uint64_t units_per_split,
                                                                 typename Op::Acc* partials, typename Op::Out* out) {
   static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "a group is a power-of-two slice of a warp");
-  constexpr unsigned V = axes_pack<T, Vec>, L = axes_loads_in_flight;
+  constexpr unsigned V = load_width<T, Vec>, L = axes_loads_in_flight;
   constexpr std::uint64_t chunk = std::uint64_t{G} * V * L;  // elements of the innermost axis per unit
   const std::uint64_t k = (std::uint64_t{blockIdx.x} * axes_block + threadIdx.x) / G;
   const unsigned lane = threadIdx.x % G;
@@ -189,7 +188,7 @@ template <class Op, class T, bool Vec>
 __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, AxesGeometry g,
                                                                 std::uint64_t reduced_per_split,
                                                                 typename Op::Acc* partials, typename Op::Out* out) {
-  constexpr unsigned V = axes_pack<T, Vec>, L = axes_loads_in_flight;
+  constexpr unsigned V = load_width<T, Vec>, L = axes_loads_in_flight;
   const std::uint64_t k = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) * V;
   const bool valid = k < g.outputs;  // no early return: the block meets at barriers below
   const unsigned split = blockIdx.y * blockDim.y + threadIdx.y;

@@ -1,9 +1,11 @@
 #pragma once
 // Lesson 16's host API: any operator of lesson 13, any element type, any axes of a strided tensor,
-// on either backend, behind a table of plain functions (like lesson 13's ops_api.h).
+// on either backend, behind a table of plain functions (like lesson 13's ops_api.h): axes_kernels.cu
+// fills it once per backend (common/host/backend_copies.h).
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/host/device.h"
@@ -22,20 +24,24 @@ struct AxesLaunchInfo {
   unsigned partials = 1;  // partials per output written for finish_partials (1: none, no finish)
 };
 
-struct AxesBackend {
+// The kernels on one backend. Each output is the operator's Op::Out (reduce_output_bytes each, and
+// decode_output reads them: common/host/typed_outputs.h).
+struct AxesKernels {
   Backend backend = Backend::sim;
   AxesLaunchInfo (*launch_info)(DType, const AxesPlan&, const void* in, const DeviceShape&) = nullptr;
   std::size_t (*scratch_bytes)(ReduceOp, DType, const AxesPlan&, const void* in, const DeviceShape&) = nullptr;
-  std::size_t (*out_bytes)(ReduceOp, DType) = nullptr;  // bytes of one output
   // Enqueues the reduction of the tensor at device address `in`; plan.outputs results land in `out`.
   void (*reduce)(ReduceOp, DType, const void* in, const AxesPlan&, void* scratch, void* out, const DeviceShape&,
                  void* stream) = nullptr;
-  OpValue (*decode)(ReduceOp, DType, const void* one_output) = nullptr;
   // The plan's longest chain of combines (sets the tolerance, see typed.h).
   std::uint64_t (*depth)(DType, const AxesPlan&, const void* in, const DeviceShape&) = nullptr;
+  // The graded file this build compiled (the plan, axes_plan.cpp): the solution, the exercise or a
+  // student's submission.
+  std::string_view source = {};
 };
 
-const AxesBackend* axes_backend(Backend b);
+// The kernels on backend b; nullptr where this build has none (the GPU without CUDA).
+const AxesKernels* axes_kernels(Backend b);
 
 // CUB's nearest call for the same reduction (GPU, sum only): DeviceSegmentedReduce::Sum, reading
 // rows through begin/end offsets where the plan is rows, and otherwise through a gather iterator
@@ -47,13 +53,14 @@ struct AxesCub {
                  void* stream) = nullptr;
   bool (*supports)(ReduceOp, DType) = nullptr;
 };
+// nullptr without CUDA.
 const AxesCub* axes_cub();
 
 // Reduces and returns the plan.outputs results, in output order (row-major over the kept axes).
 // Throws UsageError for an empty reduction (K = 0) of anything but sum.
 std::vector<OpValue> run_axes(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan);
-// The same, returning the plan.outputs outputs as the kernels left them (out_bytes each): an output
-// they never wrote is still the poison, bytes of 0xFF (the grader names that mistake).
+// The same, returning the plan.outputs outputs as the kernels left them (reduce_output_bytes each): an
+// output they never wrote is still the poison, bytes of 0xFF (the grader names that mistake).
 std::vector<unsigned char> run_axes_raw(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan);
 
 // The CPU reference for each output: its reduced elements gathered in reduced-index order, then

@@ -5,7 +5,7 @@
 #include <iterator>
 
 #include "common/host/cli.h"
-#include "common/host/table.h"
+#include "common/host/typed_outputs.h"
 #include "lessons/16_any_axes/axes_api.h"
 
 namespace rl {
@@ -20,10 +20,6 @@ std::string joined(const std::vector<V>& v, const char* sep) {
     s += std::to_string(v[i]);
   }
   return s;
-}
-
-std::string show(const OpValue& v, ReduceOp op) {
-  return general(v.value, 9) + (has_index(op) ? " at index " + std::to_string(v.index) : std::string());
 }
 
 }  // namespace
@@ -170,26 +166,15 @@ std::optional<std::string> axes_case_failure(Device& d, const AxesLayout& l, Red
     return "an empty reduction has no " + std::string(to_string(op)) + ": expected a usage error, got outputs";
   }
   std::vector<unsigned char> raw = run_axes_raw(d, op, t, in, plan);
-  const AxesBackend& b = *axes_backend(d.backend());
-  const std::size_t one = b.out_bytes(op, t);
+  const std::size_t one = reduce_output_bytes(op, t);
   if (raw.size() != plan.outputs * one)
     return "returned " + std::to_string(raw.size() / one) + " outputs for " + std::to_string(plan.outputs);
-  const std::uint64_t depth = b.depth(t, plan, in, d.shape());
+  const std::uint64_t depth = axes_kernels(d.backend())->depth(t, plan, in, d.shape());
   const std::vector<OpReference> refs = axes_reference(op, t, host.data(), plan, l.sizes, l.strides, l.axes, depth);
-  std::uint64_t wrong = 0;
-  std::string first;
-  for (std::uint64_t m = 0; m < plan.outputs; ++m) {
-    const auto begin = raw.begin() + static_cast<std::ptrdiff_t>(m * one);
-    const OpValue got = b.decode(op, t, &*begin);
-    if (matches(refs[m], got, op) || wrong++ > 0) continue;
-    const bool unwritten = std::all_of(begin, begin + static_cast<std::ptrdiff_t>(one), [](unsigned char x) { return x == 0xFF; });
-    first = "output " + std::to_string(m) + ": expected " + show(refs[m].expected, op) +
-            (refs[m].tolerance > 0 ? " (within " + general(refs[m].tolerance, 3) + ")" : std::string()) +
-            (unwritten ? ", but the output was never written (it still holds the poison bytes)" : ", got " + show(got, op));
-  }
+  const WrongOutputs wrong = wrong_outputs(op, t, raw, [&](std::uint64_t m) { return refs[m]; }, "output");
   if (bytes) *bytes = std::move(raw);
-  if (wrong == 0) return std::nullopt;
-  return first + " (" + std::to_string(wrong) + " of " + std::to_string(plan.outputs) + " outputs wrong; " +
+  if (wrong.count == 0) return std::nullopt;
+  return wrong.first + " (" + std::to_string(wrong.count) + " of " + std::to_string(plan.outputs) + " outputs wrong; " +
          plan.describe() + ")";
 }
 

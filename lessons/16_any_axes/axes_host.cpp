@@ -1,45 +1,28 @@
-// Lesson 16's host side: the backend's table, the transfers around a reduction, and the CPU
+// Lesson 16's host side: its tables on a backend, the transfers around a reduction, and the CPU
 // reference that gathers each output's elements the slow, obvious way.
 #include <cstring>
 #include <string>
 
+#include "common/host/backend_copies.h"
 #include "common/host/cli.h"
+#include "common/host/typed_outputs.h"
 #include "lessons/16_any_axes/axes_api.h"
 
 namespace rl {
-namespace backend_sim { const AxesBackend& axes_table(); }
-#if RL_AXES_HAVE_GPU
-namespace backend_gpu { const AxesBackend& axes_table(); }
-const AxesCub& axes_cub_table();
-#endif
 
-const AxesBackend* axes_backend(Backend b) {
-  if (b == Backend::sim) return &backend_sim::axes_table();
-#if RL_AXES_HAVE_GPU
-  return &backend_gpu::axes_table();
-#else
-  return nullptr;
-#endif
-}
-
-const AxesCub* axes_cub() {
-#if RL_AXES_HAVE_GPU
-  return &axes_cub_table();
-#else
-  return nullptr;
-#endif
-}
+const AxesKernels* axes_kernels(Backend b) { return table_for<AxesKernels>(b); }
+const AxesCub* axes_cub() { return gpu_table<AxesCub>(); }
 
 std::vector<unsigned char> run_axes_raw(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan) {
   if (plan.reduced == 0 && plan.outputs > 0 && !allows_empty(op))
     throw UsageError(std::string(to_string(op)) + " over no elements has no value (only sum does: 0)");
-  const AxesBackend* b = axes_backend(d.backend());
-  if (!b) throw UsageError("lesson 16 has no kernels for this backend in this build");
-  const std::size_t bytes = b->out_bytes(op, t) * plan.outputs;
-  DeviceBuffer scratch(d, b->scratch_bytes(op, t, plan, in, d.shape()));
+  const AxesKernels* k = axes_kernels(d.backend());
+  if (!k) throw UsageError("lesson 16 has no kernels for this backend in this build");
+  const std::size_t bytes = reduce_output_bytes(op, t) * plan.outputs;
+  DeviceBuffer scratch(d, k->scratch_bytes(op, t, plan, in, d.shape()));
   DeviceBuffer out(d, bytes);
   if (bytes) d.poison(out.get(), bytes);  // an unwritten output reads as NaN, never as a plausible value
-  b->reduce(op, t, in, plan, scratch.get(), out.get(), d.shape(), d.stream());
+  k->reduce(op, t, in, plan, scratch.get(), out.get(), d.shape(), d.stream());
   d.synchronize();
   std::vector<unsigned char> host(bytes);
   if (bytes) d.download(host.data(), out.get(), bytes);
@@ -47,12 +30,7 @@ std::vector<unsigned char> run_axes_raw(Device& d, ReduceOp op, DType t, const v
 }
 
 std::vector<OpValue> run_axes(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan) {
-  const std::vector<unsigned char> host = run_axes_raw(d, op, t, in, plan);
-  const AxesBackend& b = *axes_backend(d.backend());
-  const std::size_t one = b.out_bytes(op, t);
-  std::vector<OpValue> values(plan.outputs);
-  for (std::uint64_t m = 0; m < plan.outputs; ++m) values[m] = b.decode(op, t, host.data() + m * one);
-  return values;
+  return decode_outputs(op, t, run_axes_raw(d, op, t, in, plan), plan.outputs);
 }
 
 std::vector<OpReference> axes_reference(ReduceOp op, DType t, const std::byte* data, const AxesPlan& plan,

@@ -14,9 +14,10 @@
 #include <string>
 
 #include "common/backends/gpu/check.h"
+#include "common/host/backend_copies.h"
+#include "common/host/type_dispatch.h"
 #include "lessons/16_any_axes/any_axes.cuh"
 #include "lessons/16_any_axes/axes_api.h"
-#include "lessons/13_operators_and_types/type_dispatch.h"
 
 namespace rl {
 namespace {
@@ -71,7 +72,9 @@ cudaError_t call(const T* in, const AxesPlan& p, void* scratch, std::size_t& byt
 
 }  // namespace
 
-const AxesCub& axes_cub_table() {
+// The GPU's only copy: CUB has no simulator version (axes_cub(), common/host/backend_copies.h).
+template <>
+const AxesCub& compiled_table<AxesCub, Backend::gpu>() {
   static const AxesCub table{
       [](const AxesPlan& p) -> std::string {
         return is_rows(p) ? "DeviceSegmentedReduce::Sum, rows by offsets"

@@ -19,6 +19,7 @@
 #include "common/host/harness.h"
 #include "common/host/results.h"
 #include "common/host/table.h"
+#include "common/host/typed_outputs.h"
 #include "lessons/16_any_axes/axes_api.h"
 #include "lessons/16_any_axes/axes_cases.h"
 
@@ -31,17 +32,6 @@ std::vector<std::string> split_commas(const std::string& text) {
   std::stringstream in(text);
   for (std::string item; std::getline(in, item, ',');) items.push_back(item);
   return items;
-}
-
-template <class E, class Parse>
-std::vector<E> parse_names(const std::string& text, Parse parse, const char* what) {
-  std::vector<E> out;
-  for (const std::string& item : split_commas(text)) {
-    const auto v = parse(item);
-    if (!v) throw UsageError(std::string("--") + what + ": unknown value '" + item + "'");
-    out.push_back(*v);
-  }
-  return out;
 }
 
 // "64,128,2^10": sizes or strides; every item a whole number (2^k allowed).
@@ -86,11 +76,6 @@ std::string join_axes(const std::vector<int>& v) {
   return s + "}";
 }
 
-nlohmann::json time_json(const Timing& t) {
-  return {{"median_ms", t.ms.median}, {"min_ms", t.ms.min}, {"max_ms", t.ms.max}, {"samples", t.ms.count},
-          {"calls_per_sample", t.calls_per_sample}, {"simulated", t.simulated}};
-}
-
 // PyTorch's time for the same case from tests/device/torch_baselines.py's JSON, in ms.
 std::optional<double> torch_ms(const nlohmann::json& baseline, const std::vector<std::int64_t>& shape,
                                std::vector<int> axes, DType t, ReduceOp op) {
@@ -111,9 +96,9 @@ std::optional<double> torch_ms(const nlohmann::json& baseline, const std::vector
 // by output; cases up to 2^15 elements run again on the simulator in the other thread orders.
 int grade(const std::string& program_path, const RunOptions& o) {
   constexpr std::uint64_t rerun_elements = std::uint64_t{1} << 15;
-  return grade_runs(std::cout, program_path, 16, "any_axes", RL_AXES_PLAN_SOURCE, o,
+  return grade_runs(std::cout, program_path, 16, "any_axes", std::string(axes_kernels(Backend::sim)->source), o,
                     [&](Device& d) -> std::optional<std::vector<GradedRun>> {
-                      if (!axes_backend(d.backend())) return std::nullopt;
+                      if (!axes_kernels(d.backend())) return std::nullopt;
                       std::vector<GradedRun> runs;
                       for (const PlanCase& c : axes_plan_cases())
                         runs.push_back({"the plan of " + describe(c.layout), false,
@@ -158,8 +143,8 @@ int run(int argc, char** argv) {
 
   o.backend = parse_backend(backend_text);
   if (o.grade) return grade(argv[0], o);
-  const auto ops = parse_names<ReduceOp>(ops_text, parse_op, "ops");
-  const auto types = parse_names<DType>(types_text, parse_dtype, "types");
+  const auto ops = parse_op_list(ops_text);
+  const auto types = parse_dtype_list(types_text);
   std::vector<std::vector<int>> axis_sets;
   for (const std::string& a : axes_texts) axis_sets.push_back(parse_axes(a));
   if (shape_opt->count() > 0 && shape_text.empty()) throw UsageError("--shape: no dimensions given");
@@ -191,7 +176,7 @@ int run(int argc, char** argv) {
                                                                            : std::vector<std::int64_t>{8, 16, 8, 16};
   const std::vector<std::int64_t> strides = strides_given ? *strides_given : contiguous_strides(shape);
   for (const auto& axes : axis_sets) plan_for(shape, axes);
-  const AxesBackend& b = *axes_backend(device->backend());
+  const AxesKernels& kernels = *axes_kernels(device->backend());
   const AxesCub* cub = gpu ? axes_cub() : nullptr;
   const Sampling timing{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
   std::cout << "lesson 16_any_axes: shape " << join(shape) << ", strides " << join(strides) << ", seed " << seed << "\n";
@@ -213,7 +198,7 @@ int run(int argc, char** argv) {
     }
     for (const auto& axes : axis_sets) {
       const AxesPlan plan = plan_for(shape, axes);
-      const AxesLaunchInfo launch = b.launch_info(t, plan, inputs[0].get(), device->shape());
+      const AxesLaunchInfo launch = kernels.launch_info(t, plan, inputs[0].get(), device->shape());
       if (explain) {
         std::cout << join_axes(axes) << " " << to_string(t) << ": " << plan.describe() << "\n    launch: " << launch.kernel
                   << (launch.packs ? ", 16-byte packs" : ", element loads")
@@ -225,7 +210,7 @@ int run(int argc, char** argv) {
       }
       const std::uint64_t read_bytes = plan.outputs * plan.reduced * dtype_bytes(t);
       for (const ReduceOp op : ops) {
-        const std::uint64_t depth = b.depth(t, plan, inputs[0].get(), device->shape());
+        const std::uint64_t depth = kernels.depth(t, plan, inputs[0].get(), device->shape());
         const std::vector<OpValue> got = run_axes(*device, op, t, inputs[0].get(), plan);
         const std::vector<OpReference> refs = axes_reference(op, t, host.data(), plan, shape, strides, axes, depth);
         std::uint64_t wrong = 0;
@@ -240,12 +225,14 @@ int run(int argc, char** argv) {
                                      to_string(plan.strategy), std::to_string(plan.outputs) + " x " + std::to_string(plan.reduced),
                                      "-", "-", "-", "-", "-", wrong == 0 ? "verified" : std::to_string(wrong) + " WRONG"};
         if (!check_only && plan.outputs > 0) {
-          DeviceBuffer scratch(*device, b.scratch_bytes(op, t, plan, inputs[0].get(), device->shape()));
-          DeviceBuffer out(*device, b.out_bytes(op, t) * plan.outputs);
+          DeviceBuffer scratch(*device, kernels.scratch_bytes(op, t, plan, inputs[0].get(), device->shape()));
+          DeviceBuffer out(*device, reduce_output_bytes(op, t) * plan.outputs);
           const Timing mine = device->time(
-              [&](std::size_t k) { b.reduce(op, t, inputs[k].get(), plan, scratch.get(), out.get(), device->shape(), device->stream()); },
+              [&](std::size_t k) {
+                kernels.reduce(op, t, inputs[k].get(), plan, scratch.get(), out.get(), device->shape(), device->stream());
+              },
               inputs.size(), timing);
-          rec["time"] = time_json(mine);
+          rec["time"] = to_json(mine);
           row[5] = duration(mine.ms.median);
           std::optional<double> best;
           if (!mine.simulated) {
@@ -254,13 +241,13 @@ int run(int argc, char** argv) {
             row[6] = fixed(gbps, 0);
           }
           if (cub && cub->supports(op, t)) {
-            DeviceBuffer cub_scratch(*device, cub->scratch_bytes(t, plan)), cub_out(*device, b.out_bytes(op, t) * plan.outputs);
+            DeviceBuffer cub_scratch(*device, cub->scratch_bytes(t, plan)), cub_out(*device, reduce_output_bytes(op, t) * plan.outputs);
             const Timing theirs = device->time(
                 [&](std::size_t k) {
                   cub->reduce(t, inputs[k].get(), plan, cub_scratch.get(), cub_scratch.bytes(), cub_out.get(), device->stream());
                 },
                 inputs.size(), timing);
-            rec["cub"] = {{"call", cub->name(plan)}, {"time", time_json(theirs)}};
+            rec["cub"] = {{"call", cub->name(plan)}, {"time", to_json(theirs)}};
             rec["vs_cub"] = theirs.ms.median / mine.ms.median;
             row[7] = fixed(theirs.ms.median / mine.ms.median, 2);
             best = theirs.ms.median;

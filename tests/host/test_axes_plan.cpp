@@ -8,6 +8,7 @@
 #include "common/host/cli.h"
 #include "lessons/16_any_axes/axes_cases.h"
 #include "lessons/16_any_axes/axes_plan.h"
+#include "tests/lessons/checks.h"
 
 using namespace rl;
 
@@ -21,9 +22,7 @@ AxesPlan contiguous(const std::vector<std::int64_t>& sizes, const std::vector<in
 
 TEST_CASE("lesson 16 plan: every graded layout merges and orders as checked by hand", "[host][axes]") {
   const PlanCase c = GENERATE(from_range(axes_plan_cases()));
-  const auto failure = plan_case_failure(c);
-  INFO(describe(c.layout) << ": " << failure.value_or("right"));
-  CHECK_FALSE(failure);
+  test::check_no_failure(describe(c.layout), plan_case_failure(c));
 }
 
 TEST_CASE("lesson 16 plan: the benchmark tensor's outputs, reductions and span", "[host][axes]") {

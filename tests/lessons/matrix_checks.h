@@ -1,29 +1,32 @@
 #pragma once
-// Lessons 14 and 15's checks, shared by the simulator and GPU suites: a typed M x N matrix with ties
-// planted along the reduced axis, uploaded at any element offset (so rows start misaligned), reduced
-// through the lesson's host API, every output compared with the CPU reference. The simulator suites'
-// graded cases go through matrix_case_failure (matrix_cases.h), the grader's own check.
+// Lessons 14 and 15's checks (tests/lessons/checks.h names them), shared by the simulator and GPU
+// suites: a typed M x N matrix with ties planted along the reduced axis (matrix_input), uploaded at
+// any element offset (so rows start misaligned), reduced through the lesson's API, every output
+// compared with the CPU reference.
 #include <catch2/catch.hpp>
 
 #include <functional>
 #include <vector>
 
 #include "common/host/device.h"
+#include "common/host/matrix_cases.h"
 #include "common/host/typed.h"
-#include "lessons/14_row_reduce/matrix_cases.h"
-#include "lessons/14_row_reduce/matrix_main.h"
-#include "tests/lessons/ops_checks.h"
+#include "tests/lessons/checks.h"
 
 namespace rl::test {
 
-// The lessons' own input (matrix_cases.h): seeded values with ties planted along each reduced line.
-using rl::matrix_input;
+// Every operator of graded case c, through the grader's own check (matrix_case_failure).
+inline void check_graded_case(Device& d, Axis axis, const MatrixKernels& kernels, const MatrixCase& c) {
+  for (const ReduceOp op : c.ops) check_no_failure(describe(axis, c, op), matrix_case_failure(d, axis, kernels, c, op));
+}
 
+// A lesson's run (run_rows, run_columns, run_columns_atomic) and the depth its tolerance comes from.
 using MatrixRun = std::function<std::vector<OpValue>(Device&, ReduceOp, DType, const void*, std::uint64_t, std::uint64_t)>;
 using MatrixDepth = std::function<std::uint64_t(ReduceOp, DType, std::uint64_t, std::uint64_t, const DeviceShape&)>;
 
-inline void check_matrix(Device& d, Axis axis, const MatrixRun& run, const MatrixDepth& depth, ReduceOp op, DType t,
-                         const std::vector<std::byte>& host, std::uint64_t m, std::uint64_t n, unsigned offset = 0) {
+// op along `axis` of the m x n matrix `host` (type t), `offset` elements past an aligned address.
+inline void check_reduction(Device& d, Axis axis, const MatrixRun& run, const MatrixDepth& depth, ReduceOp op, DType t,
+                            const std::vector<std::byte>& host, std::uint64_t m, std::uint64_t n, unsigned offset = 0) {
   const OffsetInput in(d, t, host, offset);
   const std::vector<OpValue> got = run(d, op, t, in.at, m, n);
   const std::uint64_t outputs = axis == Axis::rows ? m : n;

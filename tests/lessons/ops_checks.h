@@ -1,39 +1,24 @@
 #pragma once
-// Lesson 13's checks, shared by the simulator and GPU suites: typed input with deliberate ties,
-// uploaded at any element offset, reduced through the host API, compared with the CPU reference.
+// Lesson 13's checks (tests/lessons/checks.h names them), shared by the simulator and GPU suites:
+// typed input with deliberate ties (ops_input, the data the grader reduces too), uploaded at any
+// element offset, reduced through the lesson's API, compared with the CPU reference.
 #include <catch2/catch.hpp>
 
-#include <cstring>
 #include <vector>
 
 #include "common/host/device.h"
 #include "common/host/typed.h"
 #include "lessons/13_operators_and_types/ops_api.h"
+#include "tests/lessons/checks.h"
 
 namespace rl::test {
 
-// Seeded values of type t with planted ties (ops_api.h): the data the grader reduces too.
-inline std::vector<std::byte> typed_input(DType t, std::uint64_t n, std::uint64_t seed) {
-  return ops_test_input(t, n, seed);
-}
-
-// Copies host bytes to the device `offset` elements past a 256-byte-aligned allocation.
-struct OffsetInput {
-  DeviceBuffer buffer;
-  const void* at = nullptr;
-  OffsetInput(Device& d, DType t, const std::vector<std::byte>& host, unsigned offset)
-      : buffer(d, host.size() + 16 + offset * dtype_bytes(t)) {
-    auto* base = buffer.get<std::byte>() + offset * dtype_bytes(t);
-    if (!host.empty()) d.upload(base, host.data(), host.size());
-    at = base;
-  }
-};
-
-inline void check_op(Device& d, ReduceOp op, DType t, const std::vector<std::byte>& host, std::uint64_t n,
-                     unsigned offset = 0) {
+// op over the n elements of `host` (type t), `offset` elements past an aligned address.
+inline void check_reduction(Device& d, ReduceOp op, DType t, const std::vector<std::byte>& host, std::uint64_t n,
+                            unsigned offset = 0) {
   const OffsetInput in(d, t, host, offset);
   const OpValue got = run_op(d, op, t, in.at, n);
-  const std::uint64_t depth = ops_backend(d.backend())->depth(op, t, n, d.shape());
+  const std::uint64_t depth = ops_kernels(d.backend())->depth(op, t, n, d.shape());
   const OpReference ref = typed_reference(op, t, host.data(), n, depth);
   INFO(to_string(op) << " of " << n << " " << to_string(t) << " at offset " << offset << ": got " << got.value << " ["
                      << got.index << "], expected " << ref.expected.value << " [" << ref.expected.index

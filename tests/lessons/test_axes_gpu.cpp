@@ -1,11 +1,10 @@
 // Lesson 16 on the GPU: the simulator's cases, the benchmark tensor at full size, and agreement of
 // the GPU with the simulator (same plan, so the same results to within the tolerance).
-#include <cmath>
 #include <random>
+#include <string>
 #include <utility>
 
 #include "tests/lessons/axes_checks.h"
-#include "tests/lessons/shared_device.h"
 
 using namespace rl;
 using test::gpu;
@@ -17,18 +16,19 @@ constexpr DType types[] = {DType::f32, DType::f16, DType::i32};
 TEST_CASE("lesson 16 on the GPU: random axes of random transposed tensors", "[gpu][axes]") {
   std::mt19937_64 rng(61);
   for (int trial = 0; trial < 200; ++trial) {
-    const test::Layout l = test::random_layout(rng, 8, 1u << 16);
+    const AxesLayout l = random_layout(rng, 8, 1u << 16);
     for (const DType t : all_dtypes)
-      for (const ReduceOp op : all_ops) test::check_axes(gpu(), op, t, l, 200 + static_cast<std::uint64_t>(trial));
+      for (const ReduceOp op : all_ops) test::check_reduction(gpu(), op, t, l, 200 + static_cast<std::uint64_t>(trial));
   }
 }
 
 TEST_CASE("lesson 16 on the GPU: the benchmark tensor over its four axis sets", "[gpu][axes]") {
   const std::vector<std::int64_t> shape{64, 128, 64, 128};
   for (const std::vector<int>& axes : {std::vector<int>{0, 2}, {1, 3}, {3}, {0}}) {
-    const test::Layout l{shape, contiguous_strides(shape), axes};
-    for (const ReduceOp op : {ReduceOp::sum, ReduceOp::argmax, ReduceOp::variance}) test::check_axes(gpu(), op, DType::f32, l, 5);
-    test::check_axes(gpu(), ReduceOp::sum, DType::f16, l, 5, 1);  // misaligned: element loads
+    const AxesLayout l{shape, contiguous_strides(shape), axes};
+    for (const ReduceOp op : {ReduceOp::sum, ReduceOp::argmax, ReduceOp::variance})
+      test::check_reduction(gpu(), op, DType::f32, l, 5);
+    test::check_reduction(gpu(), ReduceOp::sum, DType::f16, l, 5, 1);  // misaligned: element loads
   }
 }
 
@@ -36,7 +36,7 @@ TEST_CASE("lesson 16 on the GPU: the matrices of lessons 14 and 15", "[gpu][axes
   for (const auto& [m, n] : {std::pair<std::int64_t, std::int64_t>{4096, 4096}, {65536, 64}, {64, 65536}, {1 << 20, 8}, {8, 1 << 20}})
     for (const int axis : {0, 1})
       for (const DType t : types)
-        test::check_axes(gpu(), ReduceOp::sum, t, test::Layout{{m, n}, {n, 1}, {axis}}, 9);
+        test::check_reduction(gpu(), ReduceOp::sum, t, AxesLayout{{m, n}, {n, 1}, {axis}}, 9);
 }
 
 TEST_CASE("lesson 16: the GPU and the simulator agree", "[gpu][axes]") {
@@ -53,12 +53,12 @@ TEST_CASE("lesson 16: the GPU and the simulator agree", "[gpu][axes]") {
       sim->upload(on_sim.get(), host.data(), host.size());
       for (const ReduceOp op : all_ops) {
         const auto g = run_axes(gpu(), op, t, on_gpu.get(), plan), s = run_axes(*sim, op, t, on_sim.get(), plan);
-        const std::uint64_t depth = axes_backend(Backend::gpu)->depth(t, plan, on_gpu.get(), gpu().shape());
+        const std::uint64_t depth = axes_kernels(Backend::gpu)->depth(t, plan, on_gpu.get(), gpu().shape());
         const auto refs = axes_reference(op, t, host.data(), plan, shape, strides, axes, depth);
         for (std::uint64_t m = 0; m < plan.outputs; ++m) {
-          INFO(to_string(op) << " " << to_string(t) << " output " << m << ": gpu " << g[m].value << ", sim " << s[m].value);
-          CHECK(g[m].index == s[m].index);
-          CHECK(std::fabs(g[m].value - s[m].value) <= 2 * refs[m].tolerance);
+          const std::string what =
+              std::string(to_string(op)) + " " + std::string(to_string(t)) + " output " + std::to_string(m);
+          test::check_agree(what, g[m], s[m], refs[m].tolerance);
         }
       }
     }

@@ -4,7 +4,6 @@
 #include "common/host/cli.h"
 #include "lessons/15_column_reduce/column_reduce_api.h"
 #include "tests/lessons/matrix_checks.h"
-#include "tests/lessons/shared_device.h"
 
 using namespace rl;
 
@@ -13,12 +12,7 @@ using test::sim;
 TEST_CASE("lesson 15: every graded case matches the reference", "[sim][columns]") {
   // columns_graded_cases(): the list `15_column_reduce --grade` runs, with the grader's own check.
   const MatrixCase c = GENERATE(from_range(columns_graded_cases()));
-  const MatrixEntries entries{run_columns_raw, columns_backend(Backend::sim)->depth, columns_backend(Backend::sim)->plan};
-  for (const ReduceOp op : c.ops) {
-    const auto failure = matrix_case_failure(sim(), Axis::columns, entries, c, op);
-    INFO(describe(Axis::columns, c, op) << ": " << failure.value_or("right"));
-    CHECK_FALSE(failure);
-  }
+  test::check_graded_case(sim(), Axis::columns, *columns_kernels(Backend::sim), c);
 }
 
 TEST_CASE("lesson 15: empty columns sum to 0 and are a usage error for the rest; no columns, no outputs", "[sim][columns]") {
@@ -36,7 +30,7 @@ TEST_CASE("lesson 15: empty columns sum to 0 and are a usage error for the rest;
 
 TEST_CASE("lesson 15: the chunk partials meet in a fixed order: the same bits every run", "[sim][columns]") {
   const std::uint64_t m = 6000, n = 8;
-  const auto host = test::matrix_input(Axis::columns, DType::f32, m, n, 5);
+  const auto host = matrix_input(Axis::columns, DType::f32, m, n, 5);
   const test::OffsetInput in(sim(), DType::f32, host, 0);
   const auto a = run_columns(sim(), ReduceOp::sum, DType::f32, in.at, m, n);
   const auto b = run_columns(sim(), ReduceOp::sum, DType::f32, in.at, m, n);
@@ -45,10 +39,10 @@ TEST_CASE("lesson 15: the chunk partials meet in a fixed order: the same bits ev
 
 TEST_CASE("lesson 15: the naive atomic sum is right to within its tolerance", "[sim][columns]") {
   const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{1, 1}, {300, 7}, {16, 1000}}));
-  const auto host = test::matrix_input(Axis::columns, DType::f32, m, n, 9);
+  const auto host = matrix_input(Axis::columns, DType::f32, m, n, 9);
   const test::MatrixRun atomic = [](Device& d, ReduceOp, DType, const void* in, std::uint64_t mm, std::uint64_t nn) {
     return run_columns_atomic(d, in, mm, nn);
   };
   const test::MatrixDepth depth = [](ReduceOp, DType, std::uint64_t mm, std::uint64_t, const DeviceShape&) { return mm + 1; };
-  test::check_matrix(sim(), Axis::columns, atomic, depth, ReduceOp::sum, DType::f32, host, m, n);
+  test::check_reduction(sim(), Axis::columns, atomic, depth, ReduceOp::sum, DType::f32, host, m, n);
 }

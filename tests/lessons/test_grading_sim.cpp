@@ -17,7 +17,7 @@
 #include "common/host/sim_bridge.h"
 #include "common/launch.h"
 #include "tests/lessons/dropped_block.h"
-#include "tests/lessons/lesson_cases.h"
+#include "tests/lessons/ladder_cases.h"
 
 RL_NAMESPACE_BEGIN
 namespace broken {

@@ -1,23 +1,17 @@
 // Every lesson's kernel on the GPU over the foundation sizes including 2^24+3, and the agreement of
 // the simulator with the GPU on the same input.
-#include "tests/lessons/lesson_checks.h"
+#include "tests/lessons/ladder_checks.h"
 
 #include <cmath>
 
 #include "tests/lessons/dropped_block.h"
 
 using namespace rl;
-
-namespace {
-Device& gpu() {
-  static std::unique_ptr<Device> device = make_gpu_device(nullptr);
-  return *device;
-}
-}  // namespace
+using test::gpu;
 
 TEST_CASE("each lesson reduces correctly on the GPU", "[gpu][lessons]") {
   const int lesson = GENERATE(from_range(test::lessons_on(Backend::gpu)));
-  DYNAMIC_SECTION("lesson " << lesson) { test::check_lesson(gpu(), lesson, true); }
+  DYNAMIC_SECTION("lesson " << lesson) { test::check_graded_cases(gpu(), lesson, true); }
 }
 
 TEST_CASE("the simulator and the GPU agree on every lesson", "[gpu][sim][lessons]") {
@@ -59,7 +53,7 @@ TEST_CASE("measuring the ceiling and CUB leaves the input intact", "[gpu][baseli
 
 TEST_CASE("each lesson reads from any float address on the GPU", "[gpu][lessons]") {
   const int lesson = GENERATE(from_range(test::lessons_on(Backend::gpu)));
-  DYNAMIC_SECTION("lesson " << lesson) { test::check_lesson_misaligned(gpu(), lesson); }
+  DYNAMIC_SECTION("lesson " << lesson) { test::check_misaligned_inputs(gpu(), lesson); }
 }
 
 TEST_CASE("lesson 11's finish is bitwise reproducible on the GPU", "[gpu][lessons]") {

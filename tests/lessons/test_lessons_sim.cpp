@@ -1,6 +1,6 @@
 // Every lesson's own kernel, compiled by g++ and run on the CPU SIMT simulator, over the foundation
 // sizes (up to 2^20) and seeds: the same cases the GPU suite runs on the H100.
-#include "tests/lessons/lesson_checks.h"
+#include "tests/lessons/ladder_checks.h"
 
 #include "common/host/sim_bridge.h"
 
@@ -15,13 +15,13 @@ TEST_CASE("every lesson is registered for the simulator", "[sim][lessons]") {
 TEST_CASE("each lesson reduces correctly on the simulator", "[sim][lessons]") {
   auto device = make_sim_device();
   const int lesson = GENERATE(from_range(test::lessons_on(Backend::sim)));
-  DYNAMIC_SECTION("lesson " << lesson) { test::check_lesson(*device, lesson, false); }
+  DYNAMIC_SECTION("lesson " << lesson) { test::check_graded_cases(*device, lesson, false); }
 }
 
 TEST_CASE("each lesson reads from any float address on the simulator", "[sim][lessons]") {
   auto device = make_sim_device();
   const int lesson = GENERATE(from_range(test::lessons_on(Backend::sim)));
-  DYNAMIC_SECTION("lesson " << lesson) { test::check_lesson_misaligned(*device, lesson); }
+  DYNAMIC_SECTION("lesson " << lesson) { test::check_misaligned_inputs(*device, lesson); }
 }
 
 TEST_CASE("every lesson's kernel is race-free under the race detector, in every thread order", "[sim][lessons]") {

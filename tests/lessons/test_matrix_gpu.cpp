@@ -6,7 +6,6 @@
 #include "lessons/14_row_reduce/row_reduce_api.h"
 #include "lessons/15_column_reduce/column_reduce_api.h"
 #include "tests/lessons/matrix_checks.h"
-#include "tests/lessons/shared_device.h"
 
 using namespace rl;
 using test::gpu;
@@ -14,8 +13,10 @@ using test::gpu;
 namespace {
 void check(Axis axis, ReduceOp op, DType t, const std::vector<std::byte>& host, std::uint64_t m, std::uint64_t n,
            unsigned offset = 0) {
-  if (axis == Axis::rows) test::check_matrix(gpu(), axis, run_rows, rows_backend(Backend::gpu)->depth, op, t, host, m, n, offset);
-  else test::check_matrix(gpu(), axis, run_columns, columns_backend(Backend::gpu)->depth, op, t, host, m, n, offset);
+  if (axis == Axis::rows)
+    test::check_reduction(gpu(), axis, run_rows, rows_kernels(Backend::gpu)->depth, op, t, host, m, n, offset);
+  else
+    test::check_reduction(gpu(), axis, run_columns, columns_kernels(Backend::gpu)->depth, op, t, host, m, n, offset);
 }
 }  // namespace
 
@@ -26,7 +27,7 @@ TEST_CASE("lessons 14, 15 on the GPU: small shapes, every operator and type", "[
                                                                     {8, 2051}}));
   for (const Axis axis : {Axis::rows, Axis::columns})
     for (const DType t : all_dtypes) {
-      const auto host = test::matrix_input(axis, t, m, n, 16 + m * n);
+      const auto host = matrix_input(axis, t, m, n, 16 + m * n);
       for (const ReduceOp op : all_ops) check(axis, op, t, host, m, n);
     }
 }
@@ -36,7 +37,7 @@ TEST_CASE("lessons 14, 15 on the GPU: the benchmark shapes", "[gpu][rows][column
       {{4096, 4096}, {65536, 64}, {64, 65536}, {1u << 20, 8}, {8, 1u << 20}, {1000, 1001}}));
   for (const Axis axis : {Axis::rows, Axis::columns}) {
     for (const DType t : all_dtypes) {
-      const auto host = test::matrix_input(axis, t, m, n, m + n);
+      const auto host = matrix_input(axis, t, m, n, m + n);
       if (t == DType::f32)
         for (const ReduceOp op : all_ops) check(axis, op, t, host, m, n);
       else
@@ -49,7 +50,7 @@ TEST_CASE("lessons 14, 15 on the GPU: misaligned matrices", "[gpu][rows][columns
   const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{64, 8}, {3, 65536}, {20000, 8}}));
   for (const Axis axis : {Axis::rows, Axis::columns})
     for (const DType t : {DType::f32, DType::f16, DType::f64}) {
-      const auto host = test::matrix_input(axis, t, m, n, m * n);
+      const auto host = matrix_input(axis, t, m, n, m * n);
       for (const ReduceOp op : {ReduceOp::sum, ReduceOp::argmax, ReduceOp::variance}) check(axis, op, t, host, m, n, 1);
     }
 }
@@ -58,7 +59,7 @@ TEST_CASE("lessons 14, 15 on the GPU: the same bits every run, and the simulator
   auto sim = make_sim_device();
   const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{4, 100000}, {100000, 8}, {300, 300}}));
   for (const Axis axis : {Axis::rows, Axis::columns}) {
-    const auto host = test::matrix_input(axis, DType::f32, m, n, 77);
+    const auto host = matrix_input(axis, DType::f32, m, n, 77);
     const test::OffsetInput on_gpu(gpu(), DType::f32, host, 0), on_sim(*sim, DType::f32, host, 0);
     const auto run = axis == Axis::rows ? run_rows : run_columns;
     for (const ReduceOp op : {ReduceOp::sum, ReduceOp::variance, ReduceOp::argmax}) {
@@ -78,10 +79,10 @@ TEST_CASE("lessons 14, 15 on the GPU: the same bits every run, and the simulator
 
 TEST_CASE("lesson 15 on the GPU: the naive atomic sum", "[gpu][columns]") {
   const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{300, 7}, {4096, 4096}, {1u << 20, 8}}));
-  const auto host = test::matrix_input(Axis::columns, DType::f32, m, n, 9);
+  const auto host = matrix_input(Axis::columns, DType::f32, m, n, 9);
   const test::MatrixRun atomic = [](Device& d, ReduceOp, DType, const void* in, std::uint64_t mm, std::uint64_t nn) {
     return run_columns_atomic(d, in, mm, nn);
   };
   const test::MatrixDepth depth = [](ReduceOp, DType, std::uint64_t mm, std::uint64_t, const DeviceShape&) { return mm + 1; };
-  test::check_matrix(gpu(), Axis::columns, atomic, depth, ReduceOp::sum, DType::f32, host, m, n);
+  test::check_reduction(gpu(), Axis::columns, atomic, depth, ReduceOp::sum, DType::f32, host, m, n);
 }

@@ -5,7 +5,6 @@
 
 #include "common/host/cli.h"
 #include "tests/lessons/ops_checks.h"
-#include "tests/lessons/shared_device.h"
 
 using namespace rl;
 
@@ -14,8 +13,8 @@ using test::sim;
 TEST_CASE("lesson 13: every operator and type matches the reference", "[sim][ops]") {
   const std::uint64_t n = GENERATE(as<std::uint64_t>{}, 1, 31, 33, 255, 257, 1000, (1u << 16) + 1, 1u << 20);
   for (const DType t : all_dtypes) {
-    const auto host = test::typed_input(t, n, 13 + n);
-    for (const ReduceOp op : all_ops) test::check_op(sim(), op, t, host, n);
+    const auto host = ops_input(t, n, 13 + n);
+    for (const ReduceOp op : all_ops) test::check_reduction(sim(), op, t, host, n);
   }
 }
 
@@ -23,9 +22,9 @@ TEST_CASE("lesson 13: misaligned inputs read a scalar head and tail", "[sim][ops
   // 20005: several blocks for every type, with a tail; small enough to try every offset quickly.
   const std::uint64_t n = GENERATE(as<std::uint64_t>{}, 1000, 20005);
   for (const DType t : all_dtypes) {
-    const auto host = test::typed_input(t, n, 7 * n);
+    const auto host = ops_input(t, n, 7 * n);
     for (unsigned offset = 1; offset < 16 / dtype_bytes(t); ++offset)
-      for (const ReduceOp op : all_ops) test::check_op(sim(), op, t, host, n, offset);
+      for (const ReduceOp op : all_ops) test::check_reduction(sim(), op, t, host, n, offset);
   }
 }
 
@@ -48,7 +47,7 @@ TEST_CASE("lesson 13: NaN and infinities follow PyTorch's rule", "[sim][ops]") {
       return run_op(sim(), op, t, in.at, n);
     };
     INFO(to_string(t));
-    auto with_nan = test::typed_input(t, n, 5);
+    auto with_nan = ops_input(t, n, 5);
     store_element(t, with_nan.data(), 2500, nan);
     store_element(t, with_nan.data(), 700, nan);  // the first NaN
     for (const ReduceOp op : {ReduceOp::sum, ReduceOp::mean, ReduceOp::variance, ReduceOp::max, ReduceOp::min})
@@ -56,7 +55,7 @@ TEST_CASE("lesson 13: NaN and infinities follow PyTorch's rule", "[sim][ops]") {
     CHECK(run(ReduceOp::argmax, with_nan).index == 700);
     CHECK(run(ReduceOp::argmin, with_nan).index == 700);
 
-    auto with_inf = test::typed_input(t, n, 6);
+    auto with_inf = ops_input(t, n, 6);
     store_element(t, with_inf.data(), 1234, inf);
     store_element(t, with_inf.data(), 2345, inf);
     CHECK(run(ReduceOp::sum, with_inf).value == inf);
@@ -76,7 +75,7 @@ TEST_CASE("lesson 13: NaN and infinities follow PyTorch's rule", "[sim][ops]") {
     CHECK(run(ReduceOp::argmin, all_minus_inf).index == 0);
 
     // The reference encodes the same rule: the kernels are also checked against it with NaN inside.
-    for (const ReduceOp op : all_ops) test::check_op(sim(), op, t, with_nan, n);
+    for (const ReduceOp op : all_ops) test::check_reduction(sim(), op, t, with_nan, n);
   }
 }
 
@@ -126,7 +125,7 @@ TEST_CASE("lesson 13: 16-bit argmax and argmin keep the first tie and the first 
       {"the tail holds the only NaN", {{q, x}, {n - 2, nan}}, n - 2},
   };
   for (const DType t : {DType::f16, DType::bf16}) {
-    // Plain seeded values: typed_input's own planted ties would compete with the cases'.
+    // Plain seeded values: ops_input's own planted ties would compete with the cases'.
     std::vector<std::byte> base(n * dtype_bytes(t));
     fill_typed(base.data(), t, n, 99, Distribution::uniform);
     for (const ReduceOp op : {ReduceOp::argmax, ReduceOp::argmin}) {
@@ -139,7 +138,7 @@ TEST_CASE("lesson 13: 16-bit argmax and argmin keep the first tie and the first 
           INFO(to_string(op) << " of " << to_string(t) << ", " << c.what << ", offset " << offset);
           const test::OffsetInput in(sim(), t, host, offset);
           CHECK(run_op(sim(), op, t, in.at, n).index == c.expected);
-          test::check_op(sim(), op, t, host, n, offset);
+          test::check_reduction(sim(), op, t, host, n, offset);
         }
       }
     }

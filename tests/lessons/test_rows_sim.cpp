@@ -4,7 +4,6 @@
 #include "common/host/cli.h"
 #include "lessons/14_row_reduce/row_reduce_api.h"
 #include "tests/lessons/matrix_checks.h"
-#include "tests/lessons/shared_device.h"
 
 using namespace rl;
 
@@ -13,12 +12,7 @@ using test::sim;
 TEST_CASE("lesson 14: every graded case matches the reference", "[sim][rows]") {
   // rows_graded_cases(): the list `14_row_reduce --grade` runs, with the grader's own check.
   const MatrixCase c = GENERATE(from_range(rows_graded_cases()));
-  const MatrixEntries entries{run_rows_raw, rows_backend(Backend::sim)->depth, rows_backend(Backend::sim)->plan};
-  for (const ReduceOp op : c.ops) {
-    const auto failure = matrix_case_failure(sim(), Axis::rows, entries, c, op);
-    INFO(describe(Axis::rows, c, op) << ": " << failure.value_or("right"));
-    CHECK_FALSE(failure);
-  }
+  test::check_graded_case(sim(), Axis::rows, *rows_kernels(Backend::sim), c);
 }
 
 TEST_CASE("lesson 14: empty rows sum to 0 and are a usage error for the rest; no rows, no outputs", "[sim][rows]") {
@@ -36,7 +30,7 @@ TEST_CASE("lesson 14: empty rows sum to 0 and are a usage error for the rest; no
 
 TEST_CASE("lesson 14: the same bits every run (the split plan's partials meet in a fixed order)", "[sim][rows]") {
   const std::uint64_t m = 2, n = 50000;
-  const auto host = test::matrix_input(Axis::rows, DType::f32, m, n, 5);
+  const auto host = matrix_input(Axis::rows, DType::f32, m, n, 5);
   const test::OffsetInput in(sim(), DType::f32, host, 0);
   const auto a = run_rows(sim(), ReduceOp::sum, DType::f32, in.at, m, n);
   const auto b = run_rows(sim(), ReduceOp::sum, DType::f32, in.at, m, n);

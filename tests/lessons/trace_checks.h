@@ -12,7 +12,7 @@
 
 #include "common/host/course.h"
 #include "common/host/trace_run.h"
-#include "tests/lessons/lesson_cases.h"
+#include "tests/lessons/ladder_cases.h"
 
 namespace rl::test {
 

@@ -15,11 +15,13 @@
 #include <string>
 
 #include "common/cuda_compat.h"
+#include "common/device/block_reduce.cuh"
+#include "common/device/pack_load.cuh"
+#include "common/device/reduce_ops.cuh"
+#include "common/grid_size.h"
 #include "common/host/plan.h"
 #include "common/host/reference.h"
 #include "common/launch.h"
-#include "lessons/13_operators_and_types/block_reduce.cuh"
-#include "lessons/13_operators_and_types/reduce_ops.cuh"
 
 RL_NAMESPACE_BEGIN
 
@@ -31,27 +33,6 @@ inline constexpr std::uint64_t rows_ticket_capacity = 4096;  // the split plan i
 // zero when the row's last block takes its ticket, so the next launch finds them zero again.
 // static: every translation unit that includes this header gets its own (lesson 16 may include it).
 [[maybe_unused]] static __device__ unsigned int rows_tickets[rows_ticket_capacity];
-
-// Lesson 13's 16-byte pack (not included from operators_and_types.cuh: that header defines lesson
-// 13's ticket counter, and two libraries holding it would not link together).
-template <class T> inline constexpr unsigned pack_of = 16 / sizeof(T);  // 8 halves, 4 floats, 2 doubles
-// A 16-byte pack when Vec (every row starts 16-byte aligned), else a single element.
-template <class T, bool Vec> inline constexpr unsigned load_width = Vec ? pack_of<T> : 1u;
-
-// Stream: a load whose line is read once and never again (ld.global.cs, evict-first in L1 and L2).
-template <class T, bool Vec, bool Stream = false>
-__device__ __forceinline__ void load_one(const T* at, wide_t<T> (&v)[load_width<T, Vec>]) {
-  if constexpr (Vec) {
-    const auto* at16 = reinterpret_cast<const int4*>(at);  // int4: the 16-byte type __ldg and __ldcs take
-    const int4 raw = Stream ? __ldcs(at16) : __ldg(at16);
-    T e[load_width<T, Vec>];
-    std::memcpy(e, &raw, sizeof(raw));  // the same bits as K elements; no instructions
-#pragma unroll
-    for (unsigned j = 0; j < load_width<T, Vec>; ++j) v[j] = Widen<T>::from(e[j]);
-  } else {
-    v[0] = Widen<T>::from(Stream ? __ldcs(at) : at[0]);
-  }
-}
 
 // Folds loads first, first + stride, ... < count of one row (load p = elements [p*K, p*K + K)),
 // LoadsInFlight of them issued before any is used; increasing index order, which argmax relies on.
@@ -202,12 +183,6 @@ struct RowPlan {
   unsigned grid = 1;
 };
 
-inline unsigned next_pow2(std::uint64_t x) {
-  unsigned p = 1;
-  while (p < x && p < (1u << 31)) p *= 2;
-  return p;
-}
-
 template <class T>
 RowPlan rows_plan(std::uint64_t m, std::uint64_t n, bool vec, const DeviceShape& s) {
   const std::uint64_t packs = ceil_div(n * sizeof(T), 16);
@@ -231,11 +206,6 @@ RowPlan rows_plan(std::uint64_t m, std::uint64_t n, bool vec, const DeviceShape&
   }
   p.grid = static_cast<unsigned>(std::clamp<std::uint64_t>(m * p.splits, 1, std::uint64_t{1} << 30));
   return p;
-}
-
-template <class T>
-bool rows_vectorizable(const T* in, std::uint64_t n) {
-  return reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && n * sizeof(T) % 16 == 0;
 }
 
 template <class Op, class T>
@@ -280,8 +250,8 @@ std::string rows_plan_text(std::uint64_t m, std::uint64_t n, const DeviceShape& 
 template <class Op, class T>
 std::uint64_t rows_depth(std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
   const RowPlan p = rows_plan<T>(m, n, false, s);  // scalar loads: the longest per-thread chain
-  if (p.lanes > 0) return ceil_div(n, p.lanes) + pack_of<T> + 6;
-  return ceil_div(ceil_div(n, p.splits), rows_block) + pack_of<T> + 2 + 2 * summation_depth(rows_block, 0) +
+  if (p.lanes > 0) return ceil_div(n, p.lanes) + pack_size<T> + 6;
+  return ceil_div(ceil_div(n, p.splits), rows_block) + pack_size<T> + 2 + 2 * summation_depth(rows_block, 0) +
          ceil_div(p.splits, rows_block);
 }
 
