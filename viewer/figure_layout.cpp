@@ -7,7 +7,7 @@
 
 namespace rl::viewer {
 
-float gutter_width(bool two) { return two ? 20.f : 52.f; }
+float gutter_width(bool two) { return two ? 20.f : 58.f; }
 
 int window_columns(float width, std::int64_t total, bool two) {
   if (total <= 0) return 0;
@@ -137,7 +137,7 @@ FigureGeometry layout_figure(const BlockFigure& f, Rect area, bool two) {
     if (r == g.first_row || f.rows[static_cast<std::size_t>(r - 1)].step != row.step) {
       const std::string text = two ? std::to_string(row.number) : prefixed("step ", row.number);
       const float w = text_width(text);
-      placer.place({text_box(x_left - w - 4, y0 + (g.cell_h - kFontLineH) / 2, text, false), text, LabelKind::gutter, false, r, -1});
+      placer.place({text_box(x_left - w - 2, y0 + (g.cell_h - kFontLineH) / 2, text, false), text, LabelKind::gutter, false, r, -1});
     }
     {
       const bool reg = row.array == ArrayKind::reg;

@@ -1,6 +1,7 @@
 #include "viewer/steps.h"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 #include "common/trace/trace_facts.h"
@@ -8,17 +9,8 @@
 namespace rl::viewer {
 namespace {
 
-// (launch, phase, k) packed into one ordered integer: 16 + 24 + 24 bits (a trace holds at most
-// 2^24 events, so neither a phase nor a k can reach 2^24).
-using Key = std::uint64_t;
-constexpr Key kNoKey = ~Key{0};
-Key pack(int launch, int phase, int k) {
-  return static_cast<Key>(launch) << 48 | static_cast<Key>(phase) << 24 | static_cast<Key>(k);
-}
-int key_launch(Key k) { return static_cast<int>(k >> 48); }
-int key_phase(Key k) { return static_cast<int>((k >> 24) & 0xFFFFFF); }
-int key_k(Key k) { return static_cast<int>(k & 0xFFFFFF); }
-Key later(Key a, Key b) { return a == kNoKey ? b : b == kNoKey ? a : std::max(a, b); }
+// A step's identity: (launch, phase, line, k).
+using Key = std::tuple<int, int, int, int>;
 
 // The facts of one step over every block.
 void compute_facts(const Trace& t, Step& s) {
@@ -101,38 +93,47 @@ StepIndex index_steps(const Trace& t) {
     }
   }
 
-  // Each event's key, block by block; a barrier's key is that of the step it closes.
-  std::vector<Key> key(t.events.size(), kNoKey);
-  std::vector<int> last_phase, k_of, warp_passed;
+  // Each write event's key, block by block. A barrier closes the latest step (in step order, known
+  // only later) among its block's events since the previous barrier (a __syncwarp: its warp's),
+  // so it keeps those events as candidates.
+  std::vector<Key> key(t.events.size());
+  std::vector<char> keyed(t.events.size(), 0);
+  std::vector<std::pair<int, std::vector<int>>> closes;  // (barrier event, candidate events)
+  std::vector<int> last_phase, warp_passed;
+  std::vector<std::map<std::pair<int, int>, int>> runs;  // per thread: (phase, line) -> runs so far
   std::vector<int> touched;
   for (std::size_t l = 0; l < launches; ++l) {
     const int block_dim = t.launches[l].block;
     last_phase.assign(static_cast<std::size_t>(block_dim), -1);
-    k_of.assign(static_cast<std::size_t>(block_dim), 0);
     warp_passed.assign(static_cast<std::size_t>(block_dim), 0);
+    runs.assign(static_cast<std::size_t>(block_dim), {});
     for (int b = 0; b < t.launches[l].grid; ++b) {
       const auto [first, last] = out.events_of(static_cast<int>(l), b);
       if (first == last) continue;
       for (int th : touched) {
-        last_phase[static_cast<std::size_t>(th)] = -1;
         warp_passed[static_cast<std::size_t>(th)] = 0;
+        runs[static_cast<std::size_t>(th)].clear();
       }
       touched.clear();
-      int block_barriers = 0;
-      Key interval_last = kNoKey, block_last = kNoKey;
-      std::vector<Key> warp_last(static_cast<std::size_t>((block_dim + kWarpSize - 1) / kWarpSize), kNoKey);
+      int block_barriers = 0, block_last = -1;
+      std::vector<int> interval;
+      std::vector<std::vector<int>> warp_interval(static_cast<std::size_t>((block_dim + kWarpSize - 1) / kWarpSize));
       for (const int* p = first; p != last; ++p) {
         const int i = *p;
         const Event& e = t.events[static_cast<std::size_t>(i)];
         if (e.kind == EventKind::barrier) {
-          key[static_cast<std::size_t>(i)] = interval_last != kNoKey ? interval_last : block_last;
+          if (interval.empty() && block_last >= 0) interval.push_back(block_last);
+          closes.emplace_back(i, std::move(interval));
+          interval.clear();
+          for (auto& w : warp_interval) w.clear();
           ++block_barriers;
-          interval_last = kNoKey;
           continue;
         }
         if (e.kind == EventKind::warp_barrier) {
-          const int warp = e.thread / kWarpSize;
-          key[static_cast<std::size_t>(i)] = warp_last[static_cast<std::size_t>(warp)];
+          auto& wi = warp_interval[static_cast<std::size_t>(e.thread / kWarpSize)];
+          if (wi.empty() && block_last >= 0) wi.push_back(block_last);
+          closes.emplace_back(i, std::move(wi));
+          wi.clear();
           for (int lane = 0; lane < kWarpSize; ++lane) {
             const int th = e.thread + lane;
             if (!((e.mask >> lane) & 1u) || th >= block_dim) continue;
@@ -142,44 +143,49 @@ StepIndex index_steps(const Trace& t) {
           continue;
         }
         const auto th = static_cast<std::size_t>(e.thread);
-        const int phase = block_barriers + warp_passed[th];
         touched.push_back(e.thread);
-        if (last_phase[th] != phase) {
-          last_phase[th] = phase;
-          k_of[th] = 0;
-        }
-        const Key k = pack(static_cast<int>(l), phase, k_of[th]++);
-        key[static_cast<std::size_t>(i)] = k;
-        interval_last = later(interval_last, k);
-        block_last = later(block_last, k);
-        Key& wl = warp_last[static_cast<std::size_t>(e.thread / kWarpSize)];
-        wl = later(wl, k);
+        const int phase = block_barriers + warp_passed[th];
+        const int k = runs[th][{phase, e.line}]++;
+        key[static_cast<std::size_t>(i)] = {static_cast<int>(l), phase, e.line, k};
+        keyed[static_cast<std::size_t>(i)] = 1;
+        interval.push_back(i);
+        warp_interval[th / kWarpSize].push_back(i);
+        block_last = i;
       }
     }
   }
 
-  std::vector<Key> keys;
+  // Steps in order: by launch and phase, then as the trace first reaches them.
+  std::map<Key, int> first_seen;
   for (std::size_t i = 0; i < t.events.size(); ++i) {
-    if (!is_barrier(t.events[i].kind) && key[i] != kNoKey) keys.push_back(key[i]);
+    if (keyed[i]) first_seen.emplace(key[i], static_cast<int>(i));
   }
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  out.steps.resize(keys.size());
-  for (std::size_t s = 0; s < keys.size(); ++s) {
-    out.steps[s].launch = key_launch(keys[s]);
-    out.steps[s].phase = key_phase(keys[s]);
-    out.steps[s].k = key_k(keys[s]);
+  std::vector<std::pair<Key, int>> order(first_seen.begin(), first_seen.end());
+  std::sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
+    return std::tuple{std::get<0>(x.first), std::get<1>(x.first), x.second} < std::tuple{std::get<0>(y.first), std::get<1>(y.first), y.second};
+  });
+  std::map<Key, int> rank;
+  out.steps.resize(order.size());
+  for (std::size_t s = 0; s < order.size(); ++s) {
+    rank.emplace(order[s].first, static_cast<int>(s));
+    Step& st = out.steps[s];
+    std::tie(st.launch, st.phase, st.line, st.k) = order[s].first;
   }
   out.event_step.assign(t.events.size(), -1);
   for (std::size_t i = 0; i < t.events.size(); ++i) {
-    if (key[i] == kNoKey) continue;
-    const auto it = std::lower_bound(keys.begin(), keys.end(), key[i]);
-    if (it == keys.end() || *it != key[i]) continue;  // a barrier closing nothing
-    const int s = static_cast<int>(it - keys.begin());
+    if (!keyed[i]) continue;
+    const int s = rank.at(key[i]);
     out.event_step[i] = s;
-    (is_barrier(t.events[i].kind) ? out.steps[static_cast<std::size_t>(s)].barriers : out.steps[static_cast<std::size_t>(s)].events)
-        .push_back(static_cast<int>(i));
+    out.steps[static_cast<std::size_t>(s)].events.push_back(static_cast<int>(i));
   }
+  for (const auto& [barrier, candidates] : closes) {
+    int s = -1;
+    for (int i : candidates) s = std::max(s, out.event_step[static_cast<std::size_t>(i)]);
+    if (s < 0) continue;  // a barrier closing nothing
+    out.event_step[static_cast<std::size_t>(barrier)] = s;
+    out.steps[static_cast<std::size_t>(s)].barriers.push_back(barrier);
+  }
+  for (Step& st : out.steps) std::sort(st.barriers.begin(), st.barriers.end());
   out.launch_first.assign(launches, -1);
   out.launch_count.assign(launches, 0);
   for (std::size_t s = 0; s < out.steps.size(); ++s) {

@@ -1,12 +1,14 @@
 #pragma once
-// Steps: what the viewer plays, one at a time. A step is the k-th thing every thread of a launch
-// does between two of its barriers: step (launch, phase, k) holds each thread's k-th write event
-// (a load, a store, an addition, a shuffle, an atomic) after it passed `phase` barriers in that
-// launch (its block's __syncthreads, and the __syncwarp calls whose mask holds its lane). So the
-// rows of a step figure are the kernel's own steps, as in Harris's slides: the loads, then one row
-// per level of the loop, then the store; a thread that has stopped working simply has no event in a
-// later step. Traces without barrier events (the GPU's) are one phase per launch, and the k-th
-// write of each thread still lines up for the lessons' loops.
+// Steps: what the viewer plays, one at a time. A step is one line of the kernel run the k-th time
+// by every thread between two of its barriers: step (launch, phase, line, k) holds each thread's
+// write events (a load, a store, an addition, a shuffle, an atomic) made by source line `line` for
+// the k-th time since it passed `phase` barriers in that launch (its block's __syncthreads, and the
+// __syncwarp calls whose mask holds its lane). So the rows of a step figure are the kernel's own,
+// as in Harris's slides: the loads, then one row per level of the loop, then the store; a thread
+// that has stopped working simply has no event in a later step, and a thread whose grid-stride loop
+// ran once more than its neighbours' does not push its later steps out of line with theirs. Steps
+// of a phase are in the order the trace first reaches them. Traces without barrier events (the
+// GPU's) are one phase per launch, and the lessons' loops still line up (tested).
 //
 // The data-flow levels of trace_model.h stay what they are (the depth of each value in the tree);
 // steps are the order of the program. Pure: no ImGui, unit-tested.
@@ -20,7 +22,8 @@ namespace rl::viewer {
 struct Step {
   int launch = 0;
   int phase = 0;
-  int k = 0;
+  int line = 0;
+  int k = 0;  // the line's k-th run by each thread in this phase, from 0
   std::vector<int> events;    // its write events, in event order
   std::vector<int> barriers;  // the barrier events that close it (in some block)
   std::vector<int> lines;     // distinct source lines of its events, then of its barriers, first seen first

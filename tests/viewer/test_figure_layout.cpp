@@ -166,3 +166,23 @@ TEST_CASE("too many rows for the height: the latest ones are shown, with a note"
   for (const CellBox& c : l.geometry.cells) current = current || l.figure.rows[static_cast<std::size_t>(c.row)].current;
   REQUIRE(current);
 }
+
+TEST_CASE("every row shown has its step number in the gutter, two digits and three", "[layout]") {
+  const Trace t = test::asset("05_unroll_last_warp.sim.json");
+  const StepIndex idx = index_steps(t);
+  REQUIRE(idx.count() >= 10);
+  for (bool two : {false, true}) {
+    const Laid l = lay(t, idx, idx.count() - 1, 0, 0, panel_width(1280, two), 700, two);
+    for (int r = l.geometry.first_row; r < static_cast<int>(l.figure.rows.size()); ++r) {
+      const FigureRow& row = l.figure.rows[static_cast<std::size_t>(r)];
+      if (r > l.geometry.first_row && l.figure.rows[static_cast<std::size_t>(r - 1)].step == row.step) continue;
+      bool numbered = false;
+      for (const Label& lb : l.geometry.labels) numbered = numbered || (lb.kind == LabelKind::gutter && lb.row == r && !lb.compact);
+      INFO("row " << r << " step " << row.number);
+      REQUIRE(numbered);
+    }
+  }
+  const FigureGeometry g = layout_figure(BlockFigure{}, {0, 0, 100, 100}, false);
+  REQUIRE(g.labels.empty());
+  REQUIRE(text_width("step 100") + 2 <= gutter_width(false));
+}

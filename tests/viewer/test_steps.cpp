@@ -1,5 +1,5 @@
-// Steps: the k-th write of every thread between two of its barriers, launch by launch. Checked on
-// the committed traces: lesson 03's rows are Harris's (the loads, one row per stride, the store),
+// Steps: a line's k-th run by every thread between two of its barriers, launch by launch. Checked
+// on the committed traces: lesson 03's rows are Harris's (the loads, one row per stride, the store),
 // every write is in exactly one step, and a trace without barriers (a GPU's) gets the same steps.
 #include <catch2/catch.hpp>
 
@@ -36,7 +36,7 @@ void check_partition(const Trace& t, const StepIndex& idx) {
     REQUIRE(idx.lines(s) == expected);
     if (s > 0) {
       const Step& p = idx.steps[static_cast<std::size_t>(s - 1)];
-      REQUIRE(std::tuple{p.launch, p.phase, p.k} < std::tuple{st.launch, st.phase, st.k});
+      REQUIRE(std::pair{p.launch, p.phase} <= std::pair{st.launch, st.phase});
     }
   }
   for (std::size_t i = 0; i < t.events.size(); ++i) REQUIRE(seen[i] == (is_barrier(t.events[i].kind) ? 0 : 1));
@@ -105,6 +105,19 @@ TEST_CASE("warp-synchronous tails: each __syncwarp starts a step, so a row is on
     for (int e : st.events) kinds[static_cast<int>(t.events[static_cast<std::size_t>(e)].kind)] = 1;
     // A row may load and add (a thread's first add while loading), but a tail step either adds or stores.
     if (st.phase > 1) REQUIRE(kinds[static_cast<int>(EventKind::combine)] + kinds[static_cast<int>(EventKind::store)] == 1);
+  }
+}
+
+TEST_CASE("a grid-stride loop that runs once more in some threads does not shift their later steps", "[steps]") {
+  // Lesson 10's second launch: thread 0 alone adds the one partial, then every thread shuffles.
+  const Trace t = test::asset("10_multi_block_two_kernel.sim.json");
+  const StepIndex idx = index_steps(t);
+  for (int s = idx.launch_first[1]; s < idx.count(); ++s) {
+    const Step& st = idx.steps[static_cast<std::size_t>(s)];
+    int kinds[8] = {};
+    for (int e : st.events) kinds[static_cast<int>(t.events[static_cast<std::size_t>(e)].kind)] = 1;
+    INFO("step " << s + 1 << " line " << st.line);
+    REQUIRE(kinds[0] + kinds[1] + kinds[2] + kinds[3] + kinds[4] == 1);  // one kind of work a step
   }
 }
 
