@@ -99,14 +99,14 @@ StepIndex index_steps(const Trace& t) {
   std::vector<Key> key(t.events.size());
   std::vector<char> keyed(t.events.size(), 0);
   std::vector<std::pair<int, std::vector<int>>> closes;  // (barrier event, candidate events)
-  std::vector<int> last_phase, warp_passed;
+  std::vector<int> warp_passed;
   std::vector<std::map<std::pair<int, int>, int>> runs;  // per thread: (phase, line) -> runs so far
   std::vector<int> touched;
   for (std::size_t l = 0; l < launches; ++l) {
     const int block_dim = t.launches[l].block;
-    last_phase.assign(static_cast<std::size_t>(block_dim), -1);
     warp_passed.assign(static_cast<std::size_t>(block_dim), 0);
     runs.assign(static_cast<std::size_t>(block_dim), {});
+    touched.clear();  // the previous launch's threads: its blocks may be wider than this one's
     for (int b = 0; b < t.launches[l].grid; ++b) {
       const auto [first, last] = out.events_of(static_cast<int>(l), b);
       if (first == last) continue;

@@ -121,6 +121,14 @@ TEST_CASE("a grid-stride loop that runs once more in some threads does not shift
   }
 }
 
+TEST_CASE("a second launch of narrower blocks than the first", "[steps]") {
+  // viewer/testdata/synthetic_1024_sequential.json: 4 blocks of 256, then one of 4.
+  const Trace t = load_trace(test::repo("viewer/testdata/synthetic_1024_sequential.json"));
+  REQUIRE(t.launches.size() == 2);
+  REQUIRE(t.launches[1].block < t.launches[0].block);
+  check_partition(t, index_steps(t));
+}
+
 TEST_CASE("every committed trace's steps partition its events", "[steps]") {
   for (const char* name : {"01_interleaved_divergent.sim.json", "04_first_add_during_load.sim.json", "07_multiple_elements_per_thread.sim.json",
                            "09_block_two_stage.sim.json", "10_multi_block_two_kernel.sim.json", "11_single_pass.sim.json",
