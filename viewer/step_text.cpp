@@ -15,9 +15,9 @@ std::vector<std::string> step_phrases(const Trace& t, const StepIndex& idx, int 
   }
   s = std::clamp(s, 0, idx.count() - 1);
   const Step& st = idx.steps[static_cast<std::size_t>(s)];
-  const auto l = static_cast<std::size_t>(st.launch);
   std::string where = "step " + std::to_string(s + 1) + " of " + std::to_string(idx.count());
-  if (t.launches.size() > 1) where += ", in launch " + std::to_string(st.launch) + " (its " + std::to_string(idx.number_in_launch(s)) + " of " + std::to_string(idx.launch_count[l]) + ")";
+  // One number for a step everywhere (the slider, the rows, --step): the launch is said, not counted in.
+  if (t.launches.size() > 1) where += ", in launch " + std::to_string(st.launch);
   out.push_back(where);
 
   // What most of the step's events do, and on which line.

@@ -1,5 +1,5 @@
 #pragma once
-// The sentence over a step figure, as phrases that are never cut: "step 9 of 16, in launch 1 (its 3 of 10)",
+// The sentence over a step figure, as phrases that are never cut: "step 9 of 16, in launch 1",
 // "line 21: 16 threads add", "1 warp of 1 diverges", "no bank conflict", and the lines they fill
 // at a given width, broken only between phrases. Pure: no ImGui, unit-tested.
 #include <string>

@@ -224,10 +224,4 @@ std::pair<const int*, const int*> StepIndex::events_of(int launch, int block) co
   return {base + starts[static_cast<std::size_t>(block)], base + starts[static_cast<std::size_t>(block) + 1]};
 }
 
-int StepIndex::number_in_launch(int s) const {
-  if (steps.empty()) return 0;
-  s = std::clamp(s, 0, count() - 1);
-  return s - launch_first[static_cast<std::size_t>(steps[static_cast<std::size_t>(s)].launch)] + 1;
-}
-
 }  // namespace rl::viewer

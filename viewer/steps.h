@@ -60,8 +60,6 @@ struct StepIndex {
   const std::vector<int>& lines(int s) const;
   // Events of one block of one launch (empty when out of range).
   std::pair<const int*, const int*> events_of(int launch, int block) const;
-  // The number of the step within its launch, from 1 ("step 3 of launch 1's 7").
-  int number_in_launch(int s) const;
 };
 
 StepIndex index_steps(const Trace& t);

@@ -21,10 +21,11 @@ std::unique_ptr<TraceDoc> make_trace_doc(Trace t, const std::string& source_root
   for (const StaleRead& r : doc->stale) doc->marks.stale.emplace(r.launch, r.block);
   doc->source.load(doc->trace.source, source_root);
   doc->array_name = shared_array_name(doc->source.lines());
+  // The file first: two traces of one lesson (a student's and the solution) differ by it.
   char lesson[16];
   std::snprintf(lesson, sizeof lesson, "%02d ", doc->trace.lesson);
-  doc->label = lesson + doc->trace.slug + (doc->trace.variant.empty() ? "" : " / " + doc->trace.variant) + " (" +
-               doc->trace.backend + ") - " + doc->trace.name;
+  doc->label = std::filesystem::path(doc->trace.name).filename().string() + "  (" + lesson + doc->trace.slug +
+               (doc->trace.variant.empty() ? "" : " / " + doc->trace.variant) + ", " + doc->trace.backend + ")";
   return doc;
 }
 
@@ -167,6 +168,13 @@ void TreeView::draw(const char* id, const TraceDoc& doc, int step, double progre
   const float ov_h = overview_height(ov);
   const OverviewClick click = draw_overview(ov, {ov_at.x, ov_at.y + 2}, w);
   ImGui::Dummy({w, ov_h + 4});
+  for (const OverviewLaunch& l : ov.launches) {
+    if (l.blocks_per_tile <= 1) continue;
+    // Past what one tile a block can show: say so (the recorder warned too).
+    ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "launch %d's %d blocks: %d to a tile, the busiest lighting it (hover a tile for its blocks)",
+                       l.launch, l.grid, l.blocks_per_tile);
+    break;
+  }
   if (click.block >= 0) {
     set_focus(click.block, want_column_);
     if (click.launch != launch && idx.launch_first[static_cast<std::size_t>(click.launch)] >= 0) {

@@ -79,7 +79,6 @@ TEST_CASE("lesson 03's steps are the slides' rows: loads, one per stride, the st
   // A running sum that starts from 0 (lesson 10's first step, 0 + input[t]) is not yet the picture.
   const Trace ten = test::asset("10_multi_block_two_kernel.sim.json");
   REQUIRE(index_steps(ten).first_with_additions() == 1);
-  REQUIRE(idx.number_in_launch(9) == 3);
   REQUIRE(idx.steps[1].worst_conflict == 1);  // consecutive words: no bank conflict
   REQUIRE(idx.steps[1].divergent_warps == 2);  // 16 of each block's 32 lanes
 }

@@ -60,7 +60,7 @@ TEST_CASE("the step's sentence wraps between phrases, never inside one", "[text]
       }
     }
   }
-  REQUIRE(step_phrases(t, idx, 1)[0] == "step 2 of 20, in launch 0 (its 2 of 10)");
+  REQUIRE(step_phrases(t, idx, 1)[0] == "step 2 of 20, in launch 0");
   REQUIRE(step_phrases(t, idx, 1)[3] == "2-way bank conflict in 24 of 24 warp accesses");
 }
 
