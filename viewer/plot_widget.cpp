@@ -89,7 +89,9 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
   if (opt.reference_y) {
     const float y = to_screen(xa.lo, *opt.reference_y).y;
     dashed_line(dl, {left, y}, {right, y}, IM_COL32(255, 255, 255, 160), 1.5f);
-    dl->AddText({left + 6, y - ImGui::GetTextLineHeight() - 2}, IM_COL32(255, 255, 255, 200), opt.reference_label.c_str());
+    const float lx = opt.reference_label_right ? right - ImGui::CalcTextSize(opt.reference_label.c_str()).x - 6 : left + 6;
+    const float ly = opt.reference_label_right ? y + 3 : y - ImGui::GetTextLineHeight() - 2;
+    dl->AddText({lx, ly}, IM_COL32(255, 255, 255, 200), opt.reference_label.c_str());
   }
   // Series, and the point nearest the mouse for the tooltip.
   const ImVec2 mouse = ImGui::GetIO().MousePos;

@@ -50,8 +50,9 @@ void ScalingView::draw(const DeviceResults& d, ImVec2 size) {
   if (d.peak) {
     rate_opt.reference_y = *d.peak;
     char buf[96];
-    std::snprintf(buf, sizeof buf, "one %s's DRAM peak %.0f GB/s", d.device.c_str(), *d.peak);
+    std::snprintf(buf, sizeof buf, "peak of one GPU: %.0f GB/s", *d.peak);
     rate_opt.reference_label = buf;
+    rate_opt.reference_label_right = true;
   }
   std::vector<PlotLine> rate_lines{measured};
   if (one) rate_lines.push_back(ideal);
