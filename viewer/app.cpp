@@ -4,10 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <sstream>
 
 #include "common/trace/trace_loader.h"
 #include "viewer/colors.h"
+#include "viewer/compact_font.h"
+#include "viewer/step_text.h"
 
 namespace rl::viewer {
 
@@ -18,6 +21,26 @@ std::string default_source_root() {
   return ".";
 }
 
+namespace {
+
+// A trace file still in format version 1: its top-level "version" (written first or, keys sorted,
+// last) is 1.
+bool version1_trace(const std::string& text) {
+  static const std::regex v1(R"re("version"\s*:\s*1\s*[,}])re");
+  if (text.find("\"reducelab.trace\"") == std::string::npos) return false;
+  const std::size_t edge = std::min<std::size_t>(text.size(), 4096);
+  return std::regex_search(text.substr(0, edge), v1) || std::regex_search(text.substr(text.size() - edge), v1);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
 App::App(AppOptions options) : options_(std::move(options)) {
   if (options_.source_root.empty()) options_.source_root = default_source_root();
   playback_.set_loop(options_.loop);
@@ -25,6 +48,7 @@ App::App(AppOptions options) : options_(std::move(options)) {
 
 void App::error(const std::string& line) {
   std::cerr << "error: " << line << "\n";
+  ++failed_loads_;
   errors_.push_back(line);
   if (errors_.size() > 4) errors_.erase(errors_.begin());
 }
@@ -40,28 +64,26 @@ void App::load(const std::string& path) {
     error(path + ": file is over the 256 MiB limit");
     return;
   }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  const std::string text = s.str();
+  const std::string text = read_file(path);
   try {
     if (text.find("\"reducelab.trace\"") != std::string::npos) {
       traces_.push_back(make_trace_doc(parse_trace(text, path), options_.source_root));
       if (traces_.size() == 2 && right_ < 0) right_ = 1;
-      sync_frames();
+      sync_steps();
     } else if (looks_like_comparison(text)) {
-      tables_.push_back(parse_comparison(text, path));
+      for (auto& t : parse_comparison_tables(text, path)) tables_.push_back(std::move(t));
     } else {
       results_.push_back(parse_results(text, path));
-      series_ = build_series(results_);
+      devices_ = group_by_device(results_);
     }
   } catch (const std::exception& e) {  // TraceError, ResultsError: already one line
     error(e.what());
-  } 
+  }
 }
 
 void App::load_defaults() {
   namespace fs = std::filesystem;
+  int skipped = 0;
   for (const char* dir : {"assets/results", "assets/traces"}) {
     fs::path base = fs::path(dir);
     std::error_code ec;
@@ -72,32 +94,98 @@ void App::load_defaults() {
       if (e.path().extension() == ".json") files.push_back(e.path().string());
     }
     std::sort(files.begin(), files.end());
-    for (const auto& f : files) load(f);
+    for (const auto& f : files) {
+      if (version1_trace(read_file(f))) {
+        ++skipped;
+        continue;
+      }
+      load(f);
+    }
   }
-  right_ = -1;  // a folder of traces: one at a time, pick a second to compare
+  if (skipped > 0) {
+    note_ = std::to_string(skipped) + " traces in assets/traces are still format version 1 (recorded before v2): not shown until recorded again.";
+  }
+  // A folder of traces: one at a time (pick a second to compare), the smallest first.
+  right_ = -1;
+  for (int i = 0; i < static_cast<int>(traces_.size()); ++i) {
+    if (traces_[static_cast<std::size_t>(i)]->trace.n < traces_[static_cast<std::size_t>(left_)]->trace.n) left_ = i;
+  }
 }
 
 void App::start() {
   if (options_.view == "throughput") view_ = View::throughput;
   else if (options_.view == "bars") view_ = View::bars;
+  else if (options_.view == "scaling") view_ = View::scaling;
   else if (options_.view == "tree") view_ = View::tree;
   else if (options_.view == "beyond") view_ = View::beyond;
-  else if (series_.empty() && !traces_.empty()) view_ = View::tree;
-  else if (series_.empty() && !tables_.empty()) view_ = View::beyond;
-  else view_ = View::throughput;
-  sync_frames();
-  if (options_.frame >= 0) playback_.scrub(options_.frame);
-  else if (options_.screenshot) playback_.last();
-}
-
-void App::sync_frames() {
-  int frames = 1;
-  for (int i : {left_, right_}) {
-    if (i >= 0 && i < static_cast<int>(traces_.size())) {
-      frames = std::max(frames, static_cast<int>(traces_[static_cast<std::size_t>(i)]->layout.frames.size()));
+  else {
+    // What was loaded decides: one-GPU results, several-GPU results, tables, traces.
+    const bool series = std::any_of(devices_.begin(), devices_.end(), [](const DeviceResults& d) { return !d.series.empty(); });
+    const bool scaling = std::any_of(devices_.begin(), devices_.end(), [](const DeviceResults& d) { return !d.scaling.empty(); });
+    if (series) view_ = View::throughput;
+    else if (scaling) view_ = View::scaling;
+    else if (!tables_.empty()) view_ = View::beyond;
+    else if (!traces_.empty()) view_ = View::tree;
+    else view_ = View::throughput;
+  }
+  // The device first plotted: --device, else the first with one-GPU runs (or, for the scaling
+  // view, with several-GPU runs).
+  device_ = 0;
+  for (int i = static_cast<int>(devices_.size()) - 1; i >= 0; --i) {
+    const DeviceResults& d = devices_[static_cast<std::size_t>(i)];
+    const bool fits = view_ == View::scaling ? !d.scaling.empty() : !d.series.empty();
+    if (fits) device_ = i;
+  }
+  if (!options_.device.empty()) {
+    for (int i = 0; i < static_cast<int>(devices_.size()); ++i) {
+      if (devices_[static_cast<std::size_t>(i)].label().find(options_.device) != std::string::npos) {
+        device_ = i;
+        break;
+      }
     }
   }
-  playback_.set_frame_count(frames);
+  sync_steps();
+  compare_if_changed();
+  focus_on_flags();
+  if (options_.step > 0) playback_.scrub(options_.step - 1);
+  else if (!traces_.empty()) playback_.scrub(traces_[static_cast<std::size_t>(std::clamp(left_, 0, static_cast<int>(traces_.size()) - 1))]->steps.first_with_additions());
+}
+
+void App::sync_steps() {
+  int steps = 1;
+  for (int i : {left_, right_}) {
+    if (i >= 0 && i < static_cast<int>(traces_.size())) steps = std::max(steps, traces_[static_cast<std::size_t>(i)]->steps.count());
+  }
+  playback_.set_frame_count(steps);
+}
+
+void App::compare_if_changed() {
+  const bool two = right_ >= 0 && right_ < static_cast<int>(traces_.size()) && right_ != left_ && left_ < static_cast<int>(traces_.size());
+  const int want[2] = {two ? left_ : -1, two ? right_ : -1};
+  if (want[0] == compared_[0] && want[1] == compared_[1]) return;
+  compared_[0] = want[0];
+  compared_[1] = want[1];
+  comparison_ = two ? compare_traces(traces_[static_cast<std::size_t>(left_)]->trace, traces_[static_cast<std::size_t>(right_)]->trace)
+                    : TraceComparison{};
+  focus_on_flags();
+}
+
+// Both panels look at the first difference; a panel alone at its first stale read.
+void App::focus_on_flags() {
+  const int sides[2] = {left_, right_};
+  TreeView* views[2] = {&tree_left_, &tree_right_};
+  for (int k = 0; k < 2; ++k) {
+    if (sides[k] < 0 || sides[k] >= static_cast<int>(traces_.size())) continue;
+    const TraceDoc& doc = *traces_[static_cast<std::size_t>(sides[k])];
+    const bool paired = compared_[0] >= 0;
+    const int e = paired && comparison_.same_input && comparison_.first.found ? comparison_.first.event[k] : -1;
+    if (e >= 0) {
+      const Event& ev = doc.trace.events[static_cast<std::size_t>(e)];
+      views[k]->set_focus(ev.block, ev.dst.space.kind == SpaceKind::buffer ? 0 : ev.dst.index);
+    } else if (!doc.stale.empty()) {
+      views[k]->set_focus(doc.stale.front().block, doc.stale.front().slot);
+    }
+  }
 }
 
 void App::drop(const std::vector<std::string>& paths) { pending_.insert(pending_.end(), paths.begin(), paths.end()); }
@@ -112,10 +200,17 @@ void App::toolbar() {
   };
   tab("Throughput", View::throughput);
   tab("Ladder bars", View::bars);
-  tab("Reduction tree", View::tree);
+  tab("Several GPUs", View::scaling);
   tab("Beyond the sum", View::beyond);
-  ImGui::SameLine(0, 24);
-  ImGui::SetNextItemWidth(std::max(120.f, ImGui::GetContentRegionAvail().x - 200.f));
+  tab("Reduction tree", View::tree);
+  // What is loaded, in full: the path box takes what is left.
+  char status[96];
+  std::snprintf(status, sizeof status, "%zu results, %zu tables, %zu traces", results_.size(), unique_tables(tables_).size(), traces_.size());
+  const float status_w = ImGui::CalcTextSize(status).x;
+  const float load_w = ImGui::CalcTextSize("Load").x + ImGui::GetStyle().FramePadding.x * 2;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  ImGui::SameLine(0, 16);
+  ImGui::SetNextItemWidth(std::max(80.f, ImGui::GetContentRegionAvail().x - load_w - status_w - 3 * spacing));
   const bool enter = ImGui::InputTextWithHint("##path", "path of a results or trace JSON (or drop files on the window)", path_box_,
                                               sizeof path_box_, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
@@ -126,31 +221,105 @@ void App::toolbar() {
     path_box_[0] = 0;
   }
   ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "%zu results, %zu tables, %zu traces", results_.size(), tables_.size(),
-                     traces_.size());
+  ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "%s", status);
 }
 
 void App::error_strip() {
-  if (errors_.empty()) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float h = ImGui::GetFrameHeight();
+  const float x0 = ImGui::GetCursorScreenPos().x;
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float close_w = h;  // the close button: a square at the right end, never over the text
   for (std::size_t i = 0; i < errors_.size(); ++i) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float h = ImGui::GetFrameHeight();
-    dl->AddRectFilled(p, {p.x + ImGui::GetContentRegionAvail().x, p.y + h}, kErrorColor);
+    dl->AddRectFilled(p, {x0 + width, p.y + h}, kErrorColor);
+    const std::string line = "error: " + errors_[i];
+    dl->PushClipRect(p, {x0 + width - close_w - 6, p.y + h}, true);
+    dl->AddText({p.x + 6, p.y + ImGui::GetStyle().FramePadding.y}, kTextColor, line.c_str());
+    dl->PopClipRect();
+    if (ImGui::IsMouseHoveringRect(p, {x0 + width - close_w - 6, p.y + h})) ImGui::SetTooltip("%s", line.c_str());
     ImGui::PushID(static_cast<int>(i));
-    ImGui::SetCursorScreenPos({p.x + 6, p.y + ImGui::GetStyle().FramePadding.y});
-    ImGui::TextUnformatted(("error: " + errors_[i]).c_str());
-    ImGui::SameLine();
-    ImGui::SetCursorScreenPos({p.x + ImGui::GetContentRegionAvail().x - 24, p.y});
-    const bool close = ImGui::SmallButton("x");
-    ImGui::SetCursorScreenPos({p.x, p.y + h + 2});
+    ImGui::SetCursorScreenPos({x0 + width - close_w, p.y});
+    const bool close = ImGui::Button("x", {close_w, h});
     ImGui::PopID();
+    ImGui::SetCursorScreenPos({x0, p.y + h + 2});
     if (close) {
       errors_.erase(errors_.begin() + static_cast<std::ptrdiff_t>(i));
       break;
     }
   }
+  if (!note_.empty()) ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "%s", note_.c_str());
   ImGui::Dummy({0, 0});
+}
+
+bool App::device_picker(bool scaling) {
+  std::vector<int> usable;
+  for (int i = 0; i < static_cast<int>(devices_.size()); ++i) {
+    const DeviceResults& d = devices_[static_cast<std::size_t>(i)];
+    if (scaling ? !d.scaling.empty() : !d.series.empty()) usable.push_back(i);
+  }
+  if (usable.empty()) return false;
+  if (std::find(usable.begin(), usable.end(), device_) == usable.end()) device_ = usable.front();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Device");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::min(640.f, ImGui::GetContentRegionAvail().x * 0.6f));
+  if (ImGui::BeginCombo("##device", devices_[static_cast<std::size_t>(device_)].label().c_str())) {
+    for (int i : usable) {
+      if (ImGui::Selectable(devices_[static_cast<std::size_t>(i)].label().c_str(), i == device_)) device_ = i;
+    }
+    ImGui::EndCombo();
+  }
+  if (usable.size() > 1) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "one device per plot: its own peak and ceiling");
+  }
+  return true;
+}
+
+void App::legend(float width) {
+  struct Item {
+    int swatch;  // 0 lit cell, 1 held, 2 empty, 3 register, 4 conflict, 5 stale, 6 differs, 7 unexplained, 8 arrow, 9 shuffle, 10 dashed
+    const char* text;
+  };
+  static const Item items[] = {{0, "written at this step (colour: the writer's warp)"}, {1, "holds an earlier value"},
+                               {2, "not written yet"},
+                               {3, "a lane's register"},
+                               {8, "read by the addition (t5: the thread that wrote)"},
+                               {9, "from another lane, by a shuffle"},
+                               {10, "from a column not shown"},
+                               {4, "bank conflict (2x: 2-way)"},
+                               {5, "stale read"},
+                               {6, "first difference"},
+                               {7, "read the trace cannot explain"}};
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float line_h = ImGui::GetTextLineHeight() + 3;
+  float x = o.x, y = o.y;
+  for (const Item& it : items) {
+    const float w = 22 + ImGui::CalcTextSize(it.text).x + 16;
+    if (x > o.x && x + w > o.x + width) x = o.x, y += line_h;
+    const ImVec2 a{x, y + 2}, b{x + 16, y + line_h - 4};
+    const float my = (a.y + b.y) / 2;
+    switch (it.swatch) {
+      case 0: dl->AddRectFilled(a, b, warp_color(0), 1); break;
+      case 1: dl->AddRectFilled(a, b, IM_COL32(52, 52, 62, 255), 1); break;
+      case 2: dl->AddRect(a, b, IM_COL32(62, 62, 72, 255), 1); break;
+      case 3: dl->AddRectFilled(a, b, warp_color(1), 6); break;
+      case 4: dl->AddRectFilled(a, b, IM_COL32(52, 52, 62, 255), 1), dl->AddRect(a, b, kStale, 1, 0, 2); break;
+      case 5: dl->AddRect(a, b, kStale, 1, 0, 2), dl->AddRect({a.x + 3, a.y + 3}, {b.x - 3, b.y - 3}, kStale, 1); break;
+      case 6: dl->AddRect(a, b, kDiffers, 1, 0, 2.5f); break;
+      case 7: dl->AddRect(a, b, kUnexplained, 1, 0, 2); break;
+      case 8: dl->AddLine({a.x, my}, {b.x, my}, IM_COL32(225, 225, 240, 255), 1.5f); break;
+      case 9: dl->AddLine({a.x, my}, {b.x, my}, IM_COL32(255, 150, 60, 255), 1.5f); break;
+      case 10:
+        for (float s = a.x; s < b.x; s += 6) dl->AddLine({s, my}, {std::min(s + 3.5f, b.x), my}, IM_COL32(225, 225, 240, 255), 1.5f);
+        break;
+    }
+    dl->AddText({x + 22, y}, kDimText, it.text);
+    x += w;
+  }
+  ImGui::Dummy({width, y - o.y + line_h});
 }
 
 void App::tree_view(ImVec2 size) {
@@ -161,20 +330,21 @@ void App::tree_view(ImVec2 size) {
   // Pickers and playback controls.
   auto picker = [&](const char* label, int& index, bool allow_none) {
     const char* shown = index >= 0 ? traces_[static_cast<std::size_t>(index)]->label.c_str() : "(none)";
-    ImGui::SetNextItemWidth(std::min(420.f, size.x * 0.3f));
+    ImGui::SetNextItemWidth(std::min(380.f, size.x * 0.24f));
     if (ImGui::BeginCombo(label, shown)) {
       if (allow_none && ImGui::Selectable("(none)", index < 0)) index = -1;
       for (int i = 0; i < static_cast<int>(traces_.size()); ++i) {
         if (ImGui::Selectable(traces_[static_cast<std::size_t>(i)]->label.c_str(), i == index)) index = i;
       }
       ImGui::EndCombo();
-      sync_frames();
+      sync_steps();
     }
   };
   left_ = std::clamp(left_, 0, static_cast<int>(traces_.size()) - 1);
   picker("##left", left_, false);
   ImGui::SameLine();
   picker("compare with##right", right_, true);
+  compare_if_changed();
   ImGui::SameLine(0, 20);
   if (ImGui::Button("|<")) playback_.first();
   ImGui::SameLine();
@@ -186,38 +356,80 @@ void App::tree_view(ImVec2 size) {
   ImGui::SameLine();
   if (ImGui::Button(">|")) playback_.last();
   ImGui::SameLine();
-  // Frames counted from 1 here, as the tree's header counts them ("frame 3/7").
-  int f = playback_.frame() + 1;
-  ImGui::SetNextItemWidth(std::max(80.f, ImGui::GetContentRegionAvail().x - 170.f));
-  if (ImGui::SliderInt("##scrub", &f, 1, playback_.frame_count(), "frame %d")) playback_.scrub(f - 1);
+  // Steps counted from 1, as the panels and --step count them.
+  int s = playback_.frame() + 1;
+  char format[48];
+  std::snprintf(format, sizeof format, "step %%d of %d", playback_.frame_count());
+  ImGui::SetNextItemWidth(std::max(ImGui::CalcTextSize("step 000 of 000").x + 16, ImGui::GetContentRegionAvail().x - 126.f));
+  if (ImGui::SliderInt("##scrub", &s, 1, playback_.frame_count(), format)) playback_.scrub(s - 1);
   ImGui::SameLine();
   float speed = static_cast<float>(playback_.speed());
   ImGui::SetNextItemWidth(110);
-  if (ImGui::SliderFloat("##speed", &speed, 0.25f, 30.f, "%.2f frames/s", ImGuiSliderFlags_Logarithmic)) playback_.set_speed(speed);
+  if (ImGui::SliderFloat("##speed", &speed, 0.25f, 30.f, "%.2f steps/s", ImGuiSliderFlags_Logarithmic)) playback_.set_speed(speed);
 
-  const bool two = right_ >= 0 && right_ < static_cast<int>(traces_.size()) && right_ != left_;
-  const float gap = 8.f;
-  const float col_w = two ? (size.x - gap) / 2 : size.x;
+  const bool two = compared_[0] >= 0;
+  if (two) {
+    const Trace& a = traces_[static_cast<std::size_t>(left_)]->trace;
+    if (comparison_.same_input) {
+      ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.6f, 1), "Same input on both sides: n=%lld, block %d, seed %llu, %s.", static_cast<long long>(a.n),
+                         a.block, static_cast<unsigned long long>(a.seed), a.distribution.c_str());
+    } else {
+      const std::string s2 = "Not the same input (" + comparison_.input_differences +
+                             "): these traces reduce different numbers, so their values cannot be compared step by step.";
+      ImGui::PushStyleColor(ImGuiCol_Text, kStale);
+      for (const auto& l : wrap_phrases(sentence_phrases(s2), size.x, " ")) ImGui::TextUnformatted(l.c_str());
+      ImGui::PopStyleColor();
+    }
+  }
+  const float gap = kPanelGap;
+  const float col_w = two ? (size.x - gap) / 2 : size.x;  // panel_width(display, two): the layout tests use it
   const float avail_h = ImGui::GetContentRegionAvail().y;
-  const float source_h = std::clamp(avail_h * 0.3f, 90.f, 260.f);
-  const float tree_h = avail_h - source_h - 8.f;
+  const float source_h = std::clamp(avail_h * 0.24f, 90.f, 180.f);
+  const float legend_h = (ImGui::GetTextLineHeight() + 3) * (size.x < 1500 ? 2 : 1) + 6;
+  const float tree_h = avail_h - source_h - legend_h - 8.f;
   const ImVec2 top = ImGui::GetCursorScreenPos();
-  auto column = [&](int index, TreeView& tv, const char* id, float x) {
-    TraceDoc& doc = *traces_[static_cast<std::size_t>(index)];
+  TreeView* views[2] = {&tree_left_, &tree_right_};
+  const int docs[2] = {left_, two ? right_ : -1};
+  for (int k = 0; k < (two ? 2 : 1); ++k) {
+    const TraceDoc& doc = *traces_[static_cast<std::size_t>(docs[k])];
+    const float x = top.x + static_cast<float>(k) * (col_w + gap);
     ImGui::SetCursorScreenPos({x, top.y});
     ImGui::BeginGroup();
-    ImGui::PushClipRect({x, top.y}, {x + col_w, top.y + avail_h}, true);
-    const int frame = std::min(playback_.frame(), static_cast<int>(doc.layout.frames.size()) - 1);
-    const double progress = frame == playback_.frame() ? playback_.progress() : 1.0;
-    tv.draw(id, doc, frame, progress, {col_w, tree_h - ImGui::GetTextLineHeightWithSpacing() * 2});
-    // The lines of this frame's own events: the additions, shuffles and stores, and its barriers.
-    const std::vector<int>& lines = frame_lines(doc.layout, frame);
-    doc.source.draw((std::string(id) + "src").c_str(), {col_w, source_h}, lines.data(), static_cast<int>(lines.size()));
+    ImGui::PushClipRect({x, top.y}, {x + col_w, top.y + tree_h}, true);
+    const int step = std::min(playback_.frame(), doc.steps.count() - 1);
+    const double progress = step == playback_.frame() ? playback_.progress() : 1.0;
+    const float header_h = two ? std::max(views[0]->header_height(), views[1]->header_height()) : 0.f;
+    views[k]->draw(k == 0 ? "left" : "right", doc, step, progress, {col_w, tree_h}, two,
+                   two ? PanelCompare{&comparison_, k} : PanelCompare{}, header_h);
     ImGui::PopClipRect();
     ImGui::EndGroup();
-  };
-  column(left_, tree_left_, "left", top.x);
-  if (two) column(right_, tree_right_, "right", top.x + col_w + gap);
+    const int request = views[k]->take_step_request();
+    if (request >= 0) playback_.scrub(request);
+  }
+  // Comparing the same input: one focus for both sides.
+  if (two && comparison_.same_input) {
+    for (int k = 0; k < 2; ++k) {
+      if (views[k]->block() != synced_block_[k] || views[k]->want_column() != synced_column_[k]) {
+        views[1 - k]->set_focus(views[k]->block(), views[k]->want_column());
+        break;
+      }
+    }
+    for (int k = 0; k < 2; ++k) synced_block_[k] = views[k]->block(), synced_column_[k] = views[k]->want_column();
+  }
+  ImGui::SetCursorScreenPos({top.x, top.y + tree_h + 4});
+  legend(size.x);
+  const float source_top = ImGui::GetCursorScreenPos().y;
+  for (int k = 0; k < (two ? 2 : 1); ++k) {
+    TraceDoc& doc = *traces_[static_cast<std::size_t>(docs[k])];
+    ImGui::SetCursorScreenPos({top.x + static_cast<float>(k) * (col_w + gap), source_top});
+    // The line of the work: the event under the mouse, else every line of the step's events.
+    const int hovered = views[k]->hovered_event();
+    std::vector<int> lines;
+    if (hovered >= 0) lines.push_back(doc.trace.events[static_cast<std::size_t>(hovered)].line);
+    else lines = doc.steps.lines(std::min(playback_.frame(), doc.steps.count() - 1));
+    const float h = std::max(60.f, top.y + avail_h - source_top);
+    doc.source.draw(k == 0 ? "leftsrc" : "rightsrc", {col_w, h}, lines.data(), static_cast<int>(lines.size()));
+  }
 }
 
 void App::frame(ImVec2 display, double dt) {
@@ -229,7 +441,7 @@ void App::frame(ImVec2 display, double dt) {
     if (traces_.size() > before) {
       view_ = View::tree;
       left_ = static_cast<int>(before);
-      sync_frames();
+      sync_steps();
     }
   }
   if (!ImGui::GetIO().WantTextInput) {
@@ -250,12 +462,21 @@ void App::frame(ImVec2 display, double dt) {
   toolbar();
   error_strip();
   ImGui::Separator();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
   switch (view_) {
-    case View::throughput: throughput_.draw(results_, series_, avail); break;
-    case View::bars: bars_.draw(series_, avail); break;
-    case View::tree: tree_view(avail); break;
-    case View::beyond: beyond_.draw(tables_, avail); break;
+    case View::throughput:
+      if (device_picker(false)) throughput_.draw(devices_[static_cast<std::size_t>(device_)], ImGui::GetContentRegionAvail());
+      else ImGui::TextUnformatted("No one-GPU results loaded. Load a results JSON (reducelab bench --json FILE) with the path box above.");
+      break;
+    case View::bars:
+      if (device_picker(false)) bars_.draw(devices_[static_cast<std::size_t>(device_)], ImGui::GetContentRegionAvail());
+      else ImGui::TextUnformatted("No one-GPU results loaded. Load a results JSON (reducelab ladder --json FILE) with the path box above.");
+      break;
+    case View::scaling:
+      if (device_picker(true)) scaling_.draw(devices_[static_cast<std::size_t>(device_)], ImGui::GetContentRegionAvail());
+      else ImGui::TextUnformatted("No several-GPU results loaded. Lesson 17 writes them: reducelab scaling --json FILE.");
+      break;
+    case View::beyond: beyond_.draw(unique_tables(tables_), ImGui::GetContentRegionAvail()); break;
+    case View::tree: tree_view(ImGui::GetContentRegionAvail()); break;
   }
   ImGui::End();
 }

@@ -1,6 +1,7 @@
 #pragma once
-// The viewer's state and its one window: a toolbar (views, path box), the error strip, and the
-// current view (throughput plot, ladder bars, or one or two trace trees with their sources).
+// The viewer's state and its one window: a toolbar (views, path box, what is loaded), the error
+// strip, and the current view: one device's throughput or ladder bars, lesson 17's several-GPU
+// scaling, the tables beyond the sum, or one or two traces' step figures with their sources.
 #include <imgui.h>
 
 #include <memory>
@@ -11,18 +12,21 @@
 #include "viewer/comparison_view.h"
 #include "viewer/playback.h"
 #include "viewer/results_model.h"
+#include "viewer/scaling_view.h"
 #include "viewer/throughput_view.h"
+#include "viewer/trace_compare.h"
 #include "viewer/tree_view.h"
 
 namespace rl::viewer {
 
-enum class View { throughput, bars, tree, beyond };
+enum class View { throughput, bars, scaling, beyond, tree };
 
 struct AppOptions {
   std::vector<std::string> results;
   std::vector<std::string> traces;
-  int frame = -1;  // frame (launch, level) to show, from 0 (--step); -1: the first (interactive) or the last (screenshot)
-  std::string view;  // "", "throughput", "bars", "tree", "beyond"
+  int step = 0;      // --step: the step to open at, from 1; 0: the first step in which a thread adds
+  std::string view;  // "", "throughput", "bars", "scaling", "beyond", "tree"
+  std::string device;  // --device: a substring of the device to plot first
   std::string source_root;
   bool screenshot = false;
   bool loop = false;
@@ -33,11 +37,12 @@ class App {
   explicit App(AppOptions options);
 
   // Loads a results or trace file (told apart by its schema); a bad file adds a one-line error
-  // to the strip and to stderr, and the program goes on.
+  // to the strip and to stderr, counts as a failed load, and the program goes on.
   void load(const std::string& path);
-  // With no files named: every assets/results/*.json and assets/traces/*.json that exists.
+  // With no files named: every assets/results/*.json and assets/traces/*.json that exists. Traces
+  // still in format version 1 (not yet recorded again) are skipped with one note, not an error.
   void load_defaults();
-  // Applies --view and --step once the files are in.
+  // Applies --view, --device and --step once the files are in.
   void start();
 
   void frame(ImVec2 display, double dt);  // one frame of UI (between NewFrame and Render)
@@ -47,29 +52,42 @@ class App {
   View view() const { return view_; }
   void set_view(View v) { view_ = v; }
   const std::vector<std::string>& errors() const { return errors_; }
+  int failed_loads() const { return failed_loads_; }
   std::size_t trace_count() const { return traces_.size(); }
 
  private:
   void error(const std::string& line);
   void toolbar();
   void error_strip();
+  bool device_picker(bool scaling);  // false when no device has what the view needs
   void tree_view(ImVec2 size);
-  void sync_frames();
+  void legend(float width);
+  void sync_steps();
+  void compare_if_changed();
+  void focus_on_flags();
 
   AppOptions options_;
   View view_ = View::throughput;
   std::vector<ResultsFile> results_;
-  std::vector<Series> series_;
+  std::vector<DeviceResults> devices_;
+  int device_ = 0;  // index into devices_
   std::vector<std::unique_ptr<TraceDoc>> traces_;
   int left_ = 0;    // trace shown on the left
   int right_ = -1;  // trace shown on the right; -1: none
+  TraceComparison comparison_;
+  int compared_[2] = {-1, -1};  // the pair comparison_ is of
   Playback playback_;
   ThroughputView throughput_;
   BarView bars_;
+  ScalingView scaling_;
   ComparisonView beyond_;
-  std::vector<ComparisonFile> tables_;  // lessons 13-16
+  std::vector<ComparisonFile> tables_;  // lessons 13-16, a merged record split by lesson
   TreeView tree_left_, tree_right_;
+  int synced_block_[2] = {-1, -1};  // the focus each side had last frame, to follow the one that moved
+  std::int64_t synced_column_[2] = {-1, -1};
   std::vector<std::string> errors_;
+  std::string note_;  // one line that is not an error (skipped version 1 traces)
+  int failed_loads_ = 0;
   std::vector<std::string> pending_;  // dropped files, loaded at the next frame
   char path_box_[1024] = "";
 };

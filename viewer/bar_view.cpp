@@ -2,15 +2,19 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
+#include "viewer/bar_layout.h"
 #include "viewer/colors.h"
+#include "viewer/series_style.h"
 
 namespace rl::viewer {
 
-void BarView::draw(const std::vector<Series>& series, ImVec2 size) {
-  const std::vector<double> sizes = sizes_of(series);
+void BarView::draw(const DeviceResults& d, ImVec2 size) {
+  const std::vector<double> sizes = sizes_of(d.series);
   if (sizes.empty()) {
-    ImGui::TextUnformatted("No results loaded. Load a results JSON with the path box above.");
+    ImGui::TextUnformatted("No one-GPU results for this device. Load a results JSON with the path box above.");
     return;
   }
   if (std::find(sizes.begin(), sizes.end(), chosen_n) == sizes.end()) {
@@ -29,41 +33,57 @@ void BarView::draw(const std::vector<Series>& series, ImVec2 size) {
   ImGui::SameLine();
   ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.7f, 1), "bar length: %% of the streaming-read ceiling at this n; label: speed-up over lesson 01");
 
-  const std::vector<Bar> bars = bars_at(series, chosen_n, variants);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float avail_h = std::max(100.f, ImGui::GetContentRegionAvail().y);
-  const float row_h = std::clamp(avail_h / static_cast<float>(std::max<std::size_t>(1, bars.size())), 18.f, 40.f);
-  float label_w = 0;
-  for (const auto& b : bars) label_w = std::max(label_w, ImGui::CalcTextSize(b.label.c_str()).x);
-  const float bar_x = origin.x + label_w + 16.f;
-  const float bar_w = std::max(100.f, size.x - label_w - 260.f);
-  const float text_h = ImGui::GetTextLineHeight();
-
-  // 25/50/75/100% guides.
-  const float total_h = row_h * static_cast<float>(bars.size());
-  for (int pct = 0; pct <= 100; pct += 25) {
-    const float x = bar_x + bar_w * static_cast<float>(pct) / 100.f;
-    dl->AddLine({x, origin.y}, {x, origin.y + total_h}, kGridColor);
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%d%%", pct);
-    dl->AddText({x - 10, origin.y + total_h + 2}, kAxisColor, buf);
-  }
-  int i = 0;
+  // The colour of each lesson's bar is its line's on the throughput plot.
+  const std::vector<SeriesStyle> styles = series_styles(d.series);
+  auto color_of = [&](const std::string& label) {
+    for (std::size_t i = 0; i < d.series.size(); ++i)
+      if (d.series[i].label == label) return styles[i].color;
+    return kTextColor;
+  };
+  const std::vector<Bar> bars = bars_at(d.series, chosen_n, variants);
+  std::vector<std::string> texts;
+  float name_w = 0, text_w = 0;
+  double longest = 0;
   for (const auto& b : bars) {
-    const float y = origin.y + row_h * static_cast<float>(i);
-    dl->AddText({origin.x + 4, y + (row_h - text_h) / 2}, kTextColor, b.label.c_str());
-    const float w = bar_w * static_cast<float>(std::clamp(b.pct_of_ceiling, 0.0, 110.0) / 100.0);
-    const ImVec2 a{bar_x, y + 3}, c{bar_x + w, y + row_h - 3};
-    dl->AddRectFilled(a, c, series_color(i));
     char buf[96];
     if (b.speedup > 0) std::snprintf(buf, sizeof buf, "%.1fx over 01   %.0f%% of ceiling   %.0f GB/s", b.speedup, b.pct_of_ceiling, b.gbps);
     else std::snprintf(buf, sizeof buf, "%.0f%% of ceiling   %.0f GB/s", b.pct_of_ceiling, b.gbps);
-    dl->AddText({c.x + 8, y + (row_h - text_h) / 2}, kTextColor, buf);
+    texts.emplace_back(buf);
+    name_w = std::max(name_w, ImGui::CalcTextSize(b.label.c_str()).x);
+    text_w = std::max(text_w, ImGui::CalcTextSize(buf).x);
+    longest = std::max(longest, b.pct_of_ceiling);
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const BarLayout lay = bar_layout(origin.x, size.x, name_w, text_w, longest, 100.0);
+  const float avail_h = std::max(100.f, ImGui::GetContentRegionAvail().y - 24.f);
+  const float row_h = std::clamp(avail_h / static_cast<float>(std::max<std::size_t>(1, bars.size())), 18.f, 40.f);
+  const float text_h = ImGui::GetTextLineHeight();
+  const float total_h = row_h * static_cast<float>(bars.size());
+  auto x_of = [&](double pct) { return lay.bar_x + lay.full * static_cast<float>(pct / lay.scale); };
+
+  // 25/50/75/100% guides first, under the bars and their figures.
+  for (int pct = 0; pct <= 100; pct += 25) {
+    const float x = x_of(pct);
+    dl->AddLine({x, origin.y}, {x, origin.y + total_h}, kGridColor);
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%d%%", pct);
+    dl->AddText({x - ImGui::CalcTextSize(buf).x / 2, origin.y + total_h + 2}, kAxisColor, buf);
+  }
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const Bar& b = bars[i];
+    const float y = origin.y + row_h * static_cast<float>(i);
+    dl->AddText({origin.x + 4, y + (row_h - text_h) / 2}, kTextColor, b.label.c_str());
+    const ImVec2 a{lay.bar_x, y + 3}, c{x_of(std::max(0.0, b.pct_of_ceiling)), y + row_h - 3};
+    dl->AddRectFilled(a, c, color_of(b.label));
+    // The figure on the canvas colour, so that no guide runs through it.
+    const ImVec2 tp{c.x + 8, y + (row_h - text_h) / 2}, ts = ImGui::CalcTextSize(texts[i].c_str());
+    dl->AddRectFilled({tp.x - 3, tp.y - 1}, {tp.x + ts.x + 3, tp.y + ts.y + 1}, kCanvasColor);
+    dl->AddText(tp, kTextColor, texts[i].c_str());
     if (ImGui::IsMouseHoveringRect({origin.x, y}, {origin.x + size.x, y + row_h})) {
-      ImGui::SetTooltip("%s\n%s\n%.2f GB/s at n = %s", b.label.c_str(), b.title.c_str(), b.gbps, format_size(chosen_n).c_str());
+      ImGui::SetTooltip("%s\n%s\n%.2f GB/s at n = %s on %s", b.label.c_str(), b.title.c_str(), b.gbps, format_size(chosen_n).c_str(),
+                        d.device.c_str());
     }
-    ++i;
   }
   ImGui::Dummy({size.x, total_h + text_h + 6});
 }

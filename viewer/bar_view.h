@@ -1,7 +1,6 @@
 #pragma once
-// The ladder at one chosen n, as bars: speed-up over lesson 01 and % of the streaming ceiling.
-#include <vector>
-
+// The ladder at one chosen n on one device, as bars: speed-up over lesson 01 and % of that
+// device's streaming ceiling.
 #include <imgui.h>
 
 #include "viewer/results_model.h"
@@ -10,7 +9,7 @@ namespace rl::viewer {
 
 class BarView {
  public:
-  void draw(const std::vector<Series>& series, ImVec2 size);
+  void draw(const DeviceResults& device, ImVec2 size);
   double chosen_n = 0;  // 0: the largest size measured
   bool variants = true;
 };

@@ -1,22 +1,12 @@
 #include "viewer/colors.h"
 
+#include "viewer/palette.h"
+
 #include <algorithm>
 
 namespace rl::viewer {
 
-namespace {
-ImU32 hsv(float h, float s, float v) {
-  float r, g, b;
-  ImGui::ColorConvertHSVtoRGB(h, s, v, r, g, b);
-  return IM_COL32(static_cast<int>(r * 255), static_cast<int>(g * 255), static_cast<int>(b * 255), 255);
-}
-}  // namespace
-
-ImU32 series_color(int index) {
-  // Golden-ratio hue steps keep neighbours apart; alternate brightness for more distinct pairs.
-  const float h = static_cast<float>(index) * 0.618034f;
-  return hsv(h - static_cast<float>(static_cast<int>(h)), index % 2 ? 0.55f : 0.75f, index % 2 ? 1.0f : 0.9f);
-}
+ImU32 series_color(int index) { return index < 0 ? kTextColor : distinct_colors(index + 1).back(); }
 
 ImU32 warp_color(int warp) {
   static constexpr ImU32 palette[] = {IM_COL32(66, 133, 244, 255), IM_COL32(234, 134, 60, 255),

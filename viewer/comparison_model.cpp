@@ -1,5 +1,6 @@
 #include "viewer/comparison_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -59,13 +60,17 @@ bool looks_like_comparison(std::string_view text) {
          text.find("\"reducelab.trace\"") == std::string_view::npos;
 }
 
-ComparisonFile parse_comparison(std::string_view text, const std::string& name) {
-  json doc;
-  try {
-    doc = json::parse(text.begin(), text.end());
-  } catch (const json::exception& e) {
-    fail(name, std::string("not valid JSON: ") + e.what());
-  }
+namespace {
+
+// "14_row_reduce" -> 14; 0 when it does not start with a number.
+int lesson_number(const std::string& s) {
+  int n = 0;
+  std::size_t i = 0;
+  for (; i < s.size() && i < 3 && s[i] >= '0' && s[i] <= '9'; ++i) n = n * 10 + (s[i] - '0');
+  return i > 0 ? n : 0;
+}
+
+ComparisonFile table_from(const json& doc, const std::string& name) {
   if (!doc.is_object()) fail(name, "the top level must be an object");
   const auto schema = doc.find("schema");
   if (schema == doc.end() || !schema->is_string()) fail(name, "missing field 'schema'");
@@ -99,7 +104,72 @@ ComparisonFile parse_comparison(std::string_view text, const std::string& name) 
     row.verified = v != run.end() && v->is_boolean() && v->get<bool>();
     f.rows.push_back(std::move(row));
   }
+  if (const auto l = doc.find("lesson"); l != doc.end() && l->is_string()) f.lesson = lesson_number(l->get<std::string>());
+  if (f.lesson == 0) {
+    const auto axis = doc.find("axis");
+    const std::string a = axis != doc.end() && axis->is_string() ? axis->get<std::string>() : "";
+    if (f.schema == "reducelab.ops") f.lesson = 13;
+    else if (f.schema == "reducelab.matrix" && a == "rows") f.lesson = 14;
+    else if (f.schema == "reducelab.matrix" && a == "columns") f.lesson = 15;
+    else if (f.schema == "reducelab.axes") f.lesson = 16;
+  }
   return f;
+}
+
+}  // namespace
+
+ComparisonFile parse_comparison(std::string_view text, const std::string& name) {
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::exception& e) {
+    fail(name, std::string("not valid JSON: ") + e.what());
+  }
+  return table_from(doc, name);
+}
+
+std::vector<ComparisonFile> parse_comparison_tables(std::string_view text, const std::string& name) {
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::exception& e) {
+    fail(name, std::string("not valid JSON: ") + e.what());
+  }
+  std::vector<ComparisonFile> out;
+  const auto lessons = doc.is_object() ? doc.find("lessons") : doc.end();
+  if (!doc.is_object() || lessons == doc.end() || !lessons->is_object()) {
+    out.push_back(table_from(doc, name));
+    return out;
+  }
+  table_from(doc, name);  // the merged record itself must be well formed
+  for (const auto& [key, part] : lessons->items()) {
+    if (!part.is_object()) fail(name, "lessons." + key + " must be an object");
+    ComparisonFile f = table_from(part, name + " (" + key + ")");
+    f.path = name;
+    f.part = key;
+    if (f.lesson == 0) f.lesson = lesson_number(key);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::vector<const ComparisonFile*> unique_tables(const std::vector<ComparisonFile>& tables) {
+  auto same = [](const ComparisonFile& a, const ComparisonFile& b) {
+    if (a.schema != b.schema || a.device != b.device || a.rows.size() != b.rows.size()) return false;
+    for (std::size_t i = 0; i < a.rows.size(); ++i) {
+      if (a.rows[i].gbps != b.rows[i].gbps || a.rows[i].verified != b.rows[i].verified) return false;
+    }
+    return true;
+  };
+  std::vector<const ComparisonFile*> out;
+  for (const auto& t : tables) {
+    if (std::none_of(out.begin(), out.end(), [&](const ComparisonFile* o) { return same(*o, t); })) out.push_back(&t);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const ComparisonFile* a, const ComparisonFile* b) {
+    const int la = a->lesson ? a->lesson : 1000, lb = b->lesson ? b->lesson : 1000;
+    return la < lb;
+  });
+  return out;
 }
 
 }  // namespace rl::viewer

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
+#include "viewer/bar_layout.h"
 #include "viewer/colors.h"
+#include "viewer/palette.h"
 
 namespace rl::viewer {
 namespace {
@@ -26,49 +29,60 @@ std::string ratios(const ComparisonRow& r) {
   return s;
 }
 
+std::string figure_text(const ComparisonRow& r) {
+  char gb[32];
+  if (r.gbps) std::snprintf(gb, sizeof gb, "%.0f GB/s   ", *r.gbps);
+  else std::snprintf(gb, sizeof gb, "simulated   ");
+  return gb + ratios(r);
+}
+
 }  // namespace
 
-void ComparisonView::draw(const std::vector<ComparisonFile>& files, ImVec2 size) {
-  if (files.empty()) {
+void ComparisonView::draw(const std::vector<const ComparisonFile*>& tables, ImVec2 size) {
+  if (tables.empty()) {
     ImGui::TextUnformatted("No lesson tables loaded. Lessons 13-16 write one with --json FILE.");
     return;
   }
   ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.7f, 1),
-                     "bar length: GB/s of input read (longest bar of each table = full width); label: ratios "
+                     "bar length: GB/s of input read (the longest bar of each table is the full width); after it: ratios "
                      "measured in the same run (> 1: faster than the library)");
+  ImGui::BeginChild("tables", {size.x, std::max(50.f, ImGui::GetContentRegionAvail().y)}, false);
+  const float width = ImGui::GetContentRegionAvail().x;
   const float text_h = ImGui::GetTextLineHeight();
   const float row_h = text_h + 6.f;
-  int colour = 0;
-  for (const ComparisonFile& f : files) {
+  const std::vector<Rgba> colors = distinct_colors(static_cast<int>(tables.size()));
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    const ComparisonFile& f = *tables[t];
     ImGui::Separator();
-    ImGui::Text("%s   (%s, %s)", f.path.c_str(), f.schema.c_str(), f.device.empty() ? f.backend.c_str() : f.device.c_str());
+    const std::string file = std::filesystem::path(f.path).filename().string();
+    const std::string what = f.lesson ? "Lesson " + std::to_string(f.lesson) : f.schema;
+    ImGui::Text("%s on %s", what.c_str(), f.device.empty() ? f.backend.c_str() : f.device.c_str());
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "(%s%s%s, %s)", file.c_str(), f.part.empty() ? "" : ": ", f.part.c_str(), f.schema.c_str());
     double most = 0;
-    float label_w = 0;
+    float name_w = 0, text_w = 0;
     for (const auto& r : f.rows) {
       most = std::max(most, r.gbps.value_or(0.0));
-      label_w = std::max(label_w, ImGui::CalcTextSize(r.label.c_str()).x);
+      name_w = std::max(name_w, ImGui::CalcTextSize(r.label.c_str()).x);
+      text_w = std::max(text_w, ImGui::CalcTextSize(figure_text(r).c_str()).x);
     }
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float bar_x = origin.x + label_w + 16.f;
-    const float bar_w = std::max(80.f, (size.x - label_w) * 0.45f);
-    int i = 0;
-    for (const auto& r : f.rows) {
-      const float y = origin.y + row_h * static_cast<float>(i++);
+    const BarLayout lay = bar_layout(origin.x, width, name_w, text_w, most, 0.0);
+    for (std::size_t i = 0; i < f.rows.size(); ++i) {
+      const ComparisonRow& r = f.rows[i];
+      const float y = origin.y + row_h * static_cast<float>(i);
       dl->AddText({origin.x + 4, y + 3}, kTextColor, r.label.c_str());
-      float end = bar_x;
+      float end = lay.bar_x;
       if (r.gbps && most > 0) {
-        end = bar_x + bar_w * static_cast<float>(*r.gbps / most);
-        dl->AddRectFilled({bar_x, y + 2}, {end, y + row_h - 2}, series_color(colour));
+        end = lay.bar_x + lay.full * static_cast<float>(*r.gbps / lay.scale);
+        dl->AddRectFilled({lay.bar_x, y + 2}, {end, y + row_h - 2}, colors[t]);
       }
-      char gb[32];
-      if (r.gbps) std::snprintf(gb, sizeof gb, "%.0f GB/s   ", *r.gbps);
-      else std::snprintf(gb, sizeof gb, "simulated   ");
-      dl->AddText({end + 8, y + 3}, r.verified ? kTextColor : kErrorColor, (gb + ratios(r)).c_str());
+      dl->AddText({end + 8, y + 3}, r.verified ? kTextColor : kErrorColor, figure_text(r).c_str());
     }
-    ImGui::Dummy({size.x, row_h * static_cast<float>(f.rows.size()) + 4});
-    ++colour;
+    ImGui::Dummy({width, row_h * static_cast<float>(f.rows.size()) + 4});
   }
+  ImGui::EndChild();
 }
 
 }  // namespace rl::viewer

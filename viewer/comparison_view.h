@@ -1,9 +1,10 @@
 #pragma once
-// The lessons beyond the sum: one panel per loaded table (lesson 13's operators x types, 14-16's
-// shapes), a bar per run, its length the run's GB/s, labelled with its ratios to the libraries.
-#include <vector>
-
+// The lessons beyond the sum: one panel per table (lesson 13's operators x types, 14-16's shapes),
+// each table once and in lesson order, a bar per run, the longest bar of a table the full width,
+// labelled with its ratios to the libraries. Scrolls when the tables are taller than the window.
 #include <imgui.h>
+
+#include <vector>
 
 #include "viewer/comparison_model.h"
 
@@ -11,7 +12,7 @@ namespace rl::viewer {
 
 class ComparisonView {
  public:
-  void draw(const std::vector<ComparisonFile>& files, ImVec2 size);
+  void draw(const std::vector<const ComparisonFile*>& tables, ImVec2 size);
 };
 
 }  // namespace rl::viewer

@@ -1,6 +1,10 @@
 // reducelab_viewer: the ladder's throughput and the reduction trees, in one window.
-//   reducelab_viewer [--results FILE]... [--trace FILE]... [--view throughput|bars|tree|beyond] [--step K]
-//                    [--screenshot FILE.png] [--size WxH] [--source-root DIR] [--measure-fps SECONDS]
+//   reducelab_viewer [--results FILE]... [--trace FILE]... [--view throughput|bars|scaling|beyond|tree]
+//                    [--device NAME] [--step K] [--screenshot FILE.png] [--size WxH] [--source-root DIR]
+//                    [--measure-fps SECONDS]
+// Exit status: 0; 1 when a file named (or found in assets/) failed to load, or the screenshot could
+// not be written (the window still shows, and a screenshot is still written, with the error);
+// 2 for bad arguments or no display.
 #include <CLI/CLI.hpp>
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -14,6 +18,7 @@
 #include <string>
 
 #include "viewer/app.h"
+#include "viewer/compact_font.h"
 #include "viewer/screenshot.h"
 
 namespace {
@@ -45,10 +50,13 @@ int main(int argc, char** argv) {
   CLI::App cli{"ReduceLab viewer: throughput of the ladder and the recorded reduction trees"};
   cli.add_option("--results", opt.results, "a results JSON (reducelab.results); repeatable");
   cli.add_option("--trace", opt.traces, "a trace JSON (reducelab.trace); repeatable, two are shown side by side");
-  cli.add_option("--step", opt.frame, "the frame of the trees to show, from 0 (one frame per launch and tree level)")
-      ->check(CLI::NonNegativeNumber);
-  cli.add_option("--view", opt.view, "throughput, bars, tree or beyond (lessons 13-16's tables)")
-      ->check(CLI::IsMember({"throughput", "bars", "tree", "beyond"}));
+  cli.add_option("--step", opt.step,
+                 "the step of the traces to show, from 1 (the k-th thing each thread does between two barriers, launch "
+                 "by launch); default: the first step in which a thread adds")
+      ->check(CLI::PositiveNumber);
+  cli.add_option("--view", opt.view, "throughput, bars, scaling (lesson 17, several GPUs), beyond (lessons 13-16's tables) or tree")
+      ->check(CLI::IsMember({"throughput", "bars", "scaling", "beyond", "tree"}));
+  cli.add_option("--device", opt.device, "plot this device first (a part of its name, e.g. H100)");
   cli.add_option("--screenshot", screenshot, "render offscreen, write this PNG and exit");
   cli.add_option("--size", size, "window size WxH (default 1280x800)");
   cli.add_option("--source-root", opt.source_root, "where the traces' kernel sources are (default: the repository)");
@@ -99,6 +107,8 @@ int main(int argc, char** argv) {
   io.IniFilename = nullptr;
   ImGui::StyleColorsDark();
   ImGui::GetStyle().FrameRounding = 3.f;
+  io.Fonts->AddFontDefault();
+  rl::viewer::add_compact_font();  // values, indexes and thread numbers in narrow cells
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 130");
 
@@ -164,6 +174,11 @@ int main(int argc, char** argv) {
         const std::string err = rl::viewer::write_framebuffer_png(screenshot, fw, fh);
         if (!err.empty()) {
           std::cerr << "error: screenshot: " << err << "\n";
+          rc = 1;
+        }
+        // Every file named must have loaded: the picture shows the error, and so does the status.
+        if (app.failed_loads() > 0) {
+          std::cerr << "error: " << app.failed_loads() << (app.failed_loads() == 1 ? " file" : " files") << " did not load\n";
           rc = 1;
         }
         break;

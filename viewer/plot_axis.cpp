@@ -69,4 +69,32 @@ Axis x_axis_for(double min_n, double max_n) {
   return {lo, hi, true};
 }
 
+Axis x_axis_padded(double min_n, double max_n) {
+  const double lo = std::max(1.0, min_n), hi = std::max(lo, max_n);
+  return {lo / std::sqrt(2.0), hi * std::sqrt(2.0), true};
+}
+
+namespace {
+constexpr float kLineH = 13.f;  // the default font's line
+}
+
+PlotFrame plot_frame(float x, float y, float w, float h, float legend_w) {
+  PlotFrame f;
+  f.left = x + 64.f;
+  f.right = x + w - legend_w - 16.f;
+  f.top = y + kLineH + 14.f;  // the y title sits above the area, clear of the top tick's label
+  f.bottom = y + h - 40.f;
+  f.y_title_x = x + 6.f;
+  f.y_title_y = y + 4.f;
+  f.x_ticks_y = f.bottom + 4.f;
+  f.x_title_y = f.bottom + 20.f;
+  return f;
+}
+
+Box y_tick_label_box(const PlotFrame& f, float y, float label_w) {
+  return {f.left - label_w - 6.f, y - kLineH / 2, f.left - 6.f, y + kLineH / 2};
+}
+
+Box y_title_box(const PlotFrame& f, float title_w) { return {f.y_title_x, f.y_title_y, f.y_title_x + title_w, f.y_title_y + kLineH}; }
+
 }  // namespace rl::viewer

@@ -38,8 +38,8 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
   float legend_w = 0;
   for (const auto& l : lines) legend_w = std::max(legend_w, ImGui::CalcTextSize(l.label.c_str()).x);
   legend_w += 40.f;
-  const float left = origin.x + 64.f, right = origin.x + size.x - legend_w - 16.f;
-  const float top = origin.y + 12.f, bottom = origin.y + size.y - 40.f;
+  const PlotFrame frame = plot_frame(origin.x, origin.y, size.x, size.y, legend_w);
+  const float left = frame.left, right = frame.right, top = frame.top, bottom = frame.bottom;
 
   double xmin = 1e300, xmax = 0, ymax = 0;
   for (const auto& l : lines) {
@@ -51,11 +51,12 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
     }
   }
   if (opt.reference_y) ymax = std::max(ymax, *opt.reference_y);
+  if (opt.y_top) ymax = std::max(ymax, *opt.y_top / 1.05);
   if (xmax <= 0) {
     xmin = 1024;
     xmax = 1 << 20;
   }
-  const Axis xa = x_axis_for(xmin, xmax);
+  const Axis xa = x_axis_padded(xmin, xmax);
   const Axis ya = y_axis_for(ymax * 1.05, 8);
   auto to_screen = [&](double x, double y) {
     return ImVec2(left + static_cast<float>(xa.fraction(x)) * (right - left),
@@ -64,11 +65,12 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
 
   // Grid and ticks.
   const float plot_w = right - left;
-  for (const auto& t : log2_ticks(xa.lo, xa.hi, std::max(2, static_cast<int>(plot_w / 60.f)))) {
+  for (auto t : log2_ticks(xa.lo, xa.hi, std::max(2, static_cast<int>(plot_w / 60.f)))) {
+    if (opt.x_counts) t.label = std::to_string(static_cast<long long>(t.value));
     const float x = to_screen(t.value, 0).x;
     dl->AddLine({x, top}, {x, bottom}, kGridColor);
     const ImVec2 ts = ImGui::CalcTextSize(t.label.c_str());
-    dl->AddText({x - ts.x / 2, bottom + 4}, kAxisColor, t.label.c_str());
+    dl->AddText({x - ts.x / 2, frame.x_ticks_y}, kAxisColor, t.label.c_str());
   }
   for (const auto& t : linear_ticks(ya.lo, ya.hi, 8)) {
     const float y = to_screen(xa.lo, t.value).y;
@@ -79,15 +81,17 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
   dl->AddRect({left, top}, {right, bottom}, kAxisColor);
   {
     const ImVec2 ts = ImGui::CalcTextSize(opt.x_label.c_str());
-    dl->AddText({(left + right - ts.x) / 2, bottom + 20}, kTextColor, opt.x_label.c_str());
-    dl->AddText({origin.x + 6, top}, kTextColor, opt.y_label.c_str());
+    dl->AddText({(left + right - ts.x) / 2, frame.x_title_y}, kTextColor, opt.x_label.c_str());
+    dl->AddText({frame.y_title_x, frame.y_title_y}, kTextColor, opt.y_label.c_str());
   }
 
   dl->PushClipRect({left, top}, {right + 1, bottom + 1}, true);
   if (opt.reference_y) {
     const float y = to_screen(xa.lo, *opt.reference_y).y;
     dashed_line(dl, {left, y}, {right, y}, IM_COL32(255, 255, 255, 160), 1.5f);
-    dl->AddText({left + 6, y - ImGui::GetTextLineHeight() - 2}, IM_COL32(255, 255, 255, 200), opt.reference_label.c_str());
+    const float lx = opt.reference_label_right ? right - ImGui::CalcTextSize(opt.reference_label.c_str()).x - 6 : left + 6;
+    const float ly = opt.reference_label_right ? y + 3 : y - ImGui::GetTextLineHeight() - 2;
+    dl->AddText({lx, ly}, IM_COL32(255, 255, 255, 200), opt.reference_label.c_str());
   }
   // Series, and the point nearest the mouse for the tooltip.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -119,7 +123,8 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
     dl->AddCircle(p, 7.f, kHighlight, 0, 2.f);
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(best_line->label.c_str());
-    ImGui::Text("n = %s (%.0f)", format_size(best_line->xs[best_i]).c_str(), best_line->xs[best_i]);
+    if (opt.x_counts) ImGui::Text("%s = %.0f", opt.point_unit.c_str(), best_line->xs[best_i]);
+    else ImGui::Text("%s = %s (%.0f)", opt.point_unit.c_str(), format_size(best_line->xs[best_i]).c_str(), best_line->xs[best_i]);
     ImGui::Text("%.1f %s", best_line->ys[best_i], opt.y_label.c_str());
     if (best_i < best_line->notes.size() && !best_line->notes[best_i].empty()) ImGui::TextUnformatted(best_line->notes[best_i].c_str());
     ImGui::EndTooltip();

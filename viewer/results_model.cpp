@@ -118,6 +118,11 @@ ResultsFile parse_results(std::string_view text, const std::string& name) {
       row.pct_of_ceiling = r.opt(o, "pct_of_ceiling", where);
       row.vs_cub = r.opt(o, "vs_cub", where);
       if (auto t = o.find("time"); t != o.end() && t->is_object()) row.median_ms = r.opt(*t, "median_ms", where + "time.");
+      if (auto g = r.opt(o, "gpus", where)) {
+        if (*g < 1 || *g > 4096 || *g != std::floor(*g)) r.fail(where + "gpus must be an integer 1..4096");
+        row.gpus = static_cast<int>(*g);
+      }
+      row.scaling_efficiency = r.opt(o, "scaling_efficiency", where);
       f.runs.push_back(std::move(row));
     }
     if (auto b = doc.find("baselines"); b != doc.end()) {
@@ -205,6 +210,61 @@ std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
   };
   add(SeriesKind::ceiling, "ceiling (stream read)", "Streaming read of the same n: the memory ceiling", ceiling);
   add(SeriesKind::cub, "CUB", "cub::DeviceReduce::Sum", cub);
+  return out;
+}
+
+std::string DeviceResults::label() const {
+  std::string s = device;
+  if (!scaling.empty() && series.empty()) s += " x" + std::to_string(max_gpus) + " (several GPUs)";
+  std::string names;
+  for (const auto& f : files) {
+    if (!names.empty()) names += ", ";
+    names += std::filesystem::path(f).filename().string();
+  }
+  return s + "  (" + names + ")";
+}
+
+std::vector<DeviceResults> group_by_device(const std::vector<ResultsFile>& files) {
+  std::vector<DeviceResults> out;
+  std::vector<std::vector<ResultsFile>> one_gpu;  // per group: the files' one-GPU runs and baselines
+  for (const auto& f : files) {
+    const std::string name = f.device.empty() ? (f.backend.empty() ? "unknown device" : f.backend) : f.device;
+    auto it = std::find_if(out.begin(), out.end(), [&](const DeviceResults& d) { return d.device == name; });
+    if (it == out.end()) {
+      out.push_back({});
+      out.back().device = name;
+      one_gpu.emplace_back();
+      it = out.end() - 1;
+    }
+    const auto g = static_cast<std::size_t>(it - out.begin());
+    if (!it->peak) it->peak = f.theoretical_gbps;
+    it->files.push_back(f.path);
+    ResultsFile single = f;
+    single.runs.clear();
+    for (const auto& run : f.runs) {
+      if (run.gpus == 0) {
+        single.runs.push_back(run);
+        continue;
+      }
+      if (!run.gbps) continue;
+      ScalingPoint p;
+      p.gpus = run.gpus;
+      p.n = run.n;
+      p.gbps = *run.gbps;
+      p.efficiency = run.scaling_efficiency.value_or(-1);
+      p.verified = run.verified;
+      auto& sc = it->scaling;
+      auto at = std::find_if(sc.begin(), sc.end(), [&](const ScalingPoint& q) { return q.gpus == p.gpus; });
+      if (at != sc.end()) *at = p;
+      else sc.push_back(p);
+      it->max_gpus = std::max(it->max_gpus, p.gpus);
+    }
+    one_gpu[g].push_back(std::move(single));
+  }
+  for (std::size_t g = 0; g < out.size(); ++g) {
+    out[g].series = build_series(one_gpu[g]);
+    std::sort(out[g].scaling.begin(), out[g].scaling.end(), [](const ScalingPoint& a, const ScalingPoint& b) { return a.gpus < b.gpus; });
+  }
   return out;
 }
 

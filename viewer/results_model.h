@@ -22,6 +22,8 @@ struct RunRow {
   int block = 0;
   bool verified = false;
   std::optional<double> median_ms, gbps, pct_of_ceiling, vs_cub;
+  int gpus = 0;  // several-GPU runs (lesson 17) say how many GPUs; 0: a one-GPU run
+  std::optional<double> scaling_efficiency;
 };
 
 struct BaselineRow {
@@ -63,6 +65,29 @@ struct Series {
 // Merges every file's runs: one series per (lesson, variant), in lesson order, then the ceiling
 // and CUB. A later file's point at the same n replaces an earlier one.
 std::vector<Series> build_series(const std::vector<ResultsFile>& files);
+
+// One device's results: a plot never mixes devices, since each has its own peak and ceiling.
+struct ScalingPoint {
+  int gpus = 1;
+  double n = 0;
+  double gbps = 0;         // aggregate: all GPUs' input bytes / the median time
+  double efficiency = -1;  // against gpus x the one-GPU rate; -1: unknown
+  bool verified = true;
+};
+
+struct DeviceResults {
+  std::string device;          // "NVIDIA H100 80GB HBM3" (the backend where a file names none)
+  std::optional<double> peak;  // its DRAM peak, when a file reports it
+  std::vector<Series> series;  // its one-GPU runs, with the ceiling and CUB measured on it
+  std::vector<ScalingPoint> scaling;  // its several-GPU runs (lesson 17), by GPU count
+  std::vector<std::string> files;
+  int max_gpus = 1;
+  // For a picker: "NVIDIA H100 80GB HBM3 (h100-bench.json)".
+  std::string label() const;
+};
+
+// Files grouped by device, in order of first appearance.
+std::vector<DeviceResults> group_by_device(const std::vector<ResultsFile>& files);
 
 // Every n that some lesson series has a point at, ascending.
 std::vector<double> sizes_of(const std::vector<Series>& series);

@@ -17,6 +17,7 @@ class SourcePanel {
 
   const std::string& message() const { return message_; }
   bool loaded() const { return !lines_.empty(); }
+  const std::vector<std::string>& lines() const { return lines_; }
 
  private:
   std::string path_;

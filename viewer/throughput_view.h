@@ -1,7 +1,6 @@
 #pragma once
-// GB/s against n for every rung of the ladder, with the ceiling and CUB, from the loaded results.
-#include <vector>
-
+// GB/s against n for every rung of the ladder on one device, with that device's ceiling, CUB and
+// DRAM peak.
 #include "viewer/plot_widget.h"
 #include "viewer/results_model.h"
 
@@ -9,7 +8,7 @@ namespace rl::viewer {
 
 class ThroughputView {
  public:
-  void draw(const std::vector<ResultsFile>& files, const std::vector<Series>& series, ImVec2 size);
+  void draw(const DeviceResults& device, ImVec2 size);
 
  private:
   LinePlot plot_;

@@ -9,6 +9,7 @@
 #include "common/host/cli.h"
 #include "common/host/launch_observer.h"
 #include "common/device/trace_event.h"
+#include "common/trace/trace_limits.h"
 
 namespace rl {
 namespace {
@@ -110,6 +111,11 @@ nlohmann::json record_trace(Session& session, const Plan& r, unsigned block, con
   if (offered > capacity)
     throw std::runtime_error("trace: " + std::to_string(offered) + " events did not fit the buffer of " +
                              std::to_string(capacity) + "; record a smaller --n");
+  std::int64_t most_blocks = 0;
+  for (const auto& l : launches) most_blocks = std::max<std::int64_t>(most_blocks, l.shape.grid);
+  if (const std::string w = trace_size_warning(offered, most_blocks, static_cast<std::int64_t>(n)); !w.empty()) {
+    std::fprintf(stderr, "warning: %s\n", w.c_str());
+  }
   std::vector<TraceEvent> recorded(offered);
   device.download(recorded.data(), events.get(), offered * sizeof(TraceEvent));
 

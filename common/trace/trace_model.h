@@ -6,8 +6,8 @@
 // Levels: the file holds none; build_dag derives each node's level from the data flow (FORMAT.md,
 // "What the reader derives"). Levels are global across launches: the input leaves are level 0 and
 // a later launch's loads from `scratch` keep the level of the versions the earlier launch stored,
-// so a two-launch reduction counts its tree levels on from where the first launch stopped. The
-// viewer plays (launch, level) frames, launch by launch.
+// so a two-launch reduction counts its tree levels on from where the first launch stopped. (The
+// viewer plays a trace in program order, by steps: viewer/steps.h.)
 #include <array>
 #include <cstdint>
 #include <span>

@@ -1,6 +1,7 @@
 // png_check FILE W H              : the PNG is W x H, has more than one colour, and no colour
 //                                   covers more than 97% of it (not blank)
 // png_check --differ A B X Y W H   : the region (X, Y, W, H) differs between two PNGs
+// png_check --color FILE R G B MIN [MAX] : MIN to MAX pixels are exactly (R, G, B) (a mark's colour drawn, or not)
 #include <stb_image.h>
 
 #include <cstdio>
@@ -68,6 +69,23 @@ int main(int argc, char** argv) {
     std::printf("%ld pixels of the %dx%d region at (%d, %d) differ\n", differ, rw, rh, x0, y0);
     return differ > rw * rh / 20 ? 0 : 1;
   }
-  std::fprintf(stderr, "usage: png_check FILE W H | png_check --differ A B X Y W H\n");
+  if ((argc == 7 || argc == 8) && std::strcmp(argv[1], "--color") == 0) {
+    Image img(argv[2]);
+    if (!img.px) {
+      std::printf("FAIL: cannot read %s as an image\n", argv[2]);
+      return 1;
+    }
+    const unsigned want = static_cast<unsigned>(std::atoi(argv[3])) << 16 | static_cast<unsigned>(std::atoi(argv[4])) << 8 |
+                          static_cast<unsigned>(std::atoi(argv[5]));
+    long count = 0;
+    for (int y = 0; y < img.h; ++y) {
+      for (int x = 0; x < img.w; ++x) count += img.rgb(x, y) == want;
+    }
+    const long min = std::atol(argv[6]), max = argc == 8 ? std::atol(argv[7]) : -1;
+    std::printf("%ld pixels of (%s, %s, %s) in %s (%ld to %s wanted)\n", count, argv[3], argv[4], argv[5], argv[2], min,
+                argc == 8 ? argv[7] : "any");
+    return count >= min && (max < 0 || count <= max) ? 0 : 1;
+  }
+  std::fprintf(stderr, "usage: png_check FILE W H | png_check --differ A B X Y W H | png_check --color FILE R G B MIN [MAX]\n");
   return 2;
 }

@@ -4,6 +4,9 @@
 
 #include "viewer/comparison_model.h"
 
+#include <fstream>
+#include <sstream>
+
 using namespace rl::viewer;
 
 TEST_CASE("a lesson table reads into labelled rows with their ratios", "[viewer][comparison]") {
@@ -68,4 +71,21 @@ TEST_CASE("a malformed lesson table is a one-line error", "[viewer][comparison]"
   CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "ver)"), Catch::Contains("not valid JSON"));
   for (const std::string& e : {error_of("[1, 2]"), error_of(R"({"schema": "reducelab.ops", "version": 1, "runs": [{"gbps": -1}]})")})
     CHECK(e.find('\n') == std::string::npos);
+}
+
+TEST_CASE("a merged record and its lessons' own files: each table shown once, in lesson order", "[viewer][comparison]") {
+  std::vector<ComparisonFile> tables;
+  for (const char* name : {"h200-axes.json", "h200-beyond.json", "h200-columns.json", "h200-ops.json", "h200-rows.json"}) {
+    std::ifstream in(std::string(RL_REPO_ROOT) + "/assets/results/" + name);
+    std::stringstream s;
+    s << in.rdbuf();
+    for (auto& t : parse_comparison_tables(s.str(), name)) tables.push_back(std::move(t));
+  }
+  REQUIRE(tables.size() == 8);  // 4 files + the merged record's 4 lessons
+  const auto shown = unique_tables(tables);
+  REQUIRE(shown.size() == 4);
+  for (int i = 0; i < 4; ++i) REQUIRE(shown[static_cast<std::size_t>(i)]->lesson == 13 + i);
+  std::size_t rows = 0;
+  for (const auto* t : shown) rows += t->rows.size();
+  REQUIRE(rows == 66);  // the merged record's runs, each once
 }

@@ -44,3 +44,23 @@ TEST_CASE("axes: fractions on a log2 and a linear axis", "[axis]") {
   REQUIRE(y.hi == 3500);
   REQUIRE(y.fraction(1750) == Approx(0.5));
 }
+
+TEST_CASE("no point on the frame: the x range reaches half a power of two past the extremes", "[axis]") {
+  for (auto [lo, hi] : {std::pair{1024.0, 268435456.0}, std::pair{1073741824.0, 2147483648.0}, std::pair{1.0, 2.0}}) {
+    const Axis x = x_axis_padded(lo, hi);
+    REQUIRE(x.fraction(lo) > 0.02);
+    REQUIRE(x.fraction(hi) < 0.98);
+    REQUIRE(!log2_ticks(x.lo, x.hi, 30).empty());
+  }
+}
+
+TEST_CASE("the y title sits clear of every y tick label", "[axis]") {
+  const PlotFrame f = plot_frame(0, 0, 1000, 600, 200);
+  const Box title = y_title_box(f, 4 * 7.f);  // "GB/s"
+  for (const auto& t : linear_ticks(0, 10000, 8)) {
+    const float y = f.bottom - static_cast<float>(t.value / 10000.0) * (f.bottom - f.top);
+    const Box label = y_tick_label_box(f, y, 7.f * static_cast<float>(t.label.size()));
+    REQUIRE(!title.overlaps(label));
+  }
+  REQUIRE(f.top > f.y_title_y);
+}

@@ -61,3 +61,32 @@ TEST_CASE("results files with the wrong schema, version or types are refused on 
   REQUIRE(format_size(1 << 24) == "2^24");
   REQUIRE(format_size(1000) == "1000");
 }
+
+TEST_CASE("the committed results: one device per plot, lesson 17's GPUs apart", "[results]") {
+  std::vector<ResultsFile> files;
+  for (const char* name : {"h100-bench.json", "h200x2-nccl-scaling.json"}) {
+    files.push_back(load_results(std::string(RL_REPO_ROOT) + "/assets/results/" + name));
+  }
+  const auto devices = group_by_device(files);
+  REQUIRE(devices.size() == 2);
+  const DeviceResults& h100 = devices[0];
+  REQUIRE(h100.device == "NVIDIA H100 80GB HBM3");
+  REQUIRE(*h100.peak == Approx(3352.32));
+  REQUIRE(h100.scaling.empty());
+  double most = 0;
+  for (const auto& s : h100.series)
+    for (const auto& p : s.points) most = std::max(most, p.gbps);
+  REQUIRE(most < *h100.peak);  // nothing of another device on its plot
+  for (const auto& s : h100.series) REQUIRE(s.lesson != 17);
+  const DeviceResults& h200 = devices[1];
+  REQUIRE(h200.device == "NVIDIA H200");
+  REQUIRE(*h200.peak == Approx(4814.304));
+  REQUIRE(h200.series.empty());  // its only runs are lesson 17's, on one and two GPUs
+  REQUIRE(h200.scaling.size() == 2);
+  REQUIRE(h200.scaling[0].gpus == 1);
+  REQUIRE(h200.scaling[1].gpus == 2);
+  REQUIRE(h200.scaling[1].gbps == Approx(9113.4).epsilon(1e-3));
+  REQUIRE(h200.scaling[1].efficiency == Approx(0.9943).epsilon(1e-3));
+  REQUIRE(h200.max_gpus == 2);
+  REQUIRE(h200.label().find("x2") != std::string::npos);
+}

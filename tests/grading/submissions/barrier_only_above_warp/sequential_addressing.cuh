@@ -1,0 +1,28 @@
+#pragma once
+// Lesson 03: reverse the loop so active threads read consecutive words (Harris's "reduction #3").
+#include <cstdint>
+
+#include "common/device/traced.h"
+
+RL_NAMESPACE_BEGIN
+
+template <class Trace = NoTrace>
+__global__ void sequential_addressing(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
+  partial[tid] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+
+  // THE IDEA: halve the stride instead of doubling it. At every level the active threads
+  // 0..stride-1 read partial[tid] and partial[tid + stride]: 32 consecutive words per warp, one per
+  // bank, so no bank conflict; and the active threads stay contiguous, so whole warps retire.
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+    if (stride > 32) __syncthreads();  // MISTAKE: "a warp runs in lock-step", so no barrier below 64;
+                                       // since Volta its lanes do not, and the last levels race
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+RL_NAMESPACE_END

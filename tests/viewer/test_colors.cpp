@@ -1,0 +1,36 @@
+// One colour per series: no two series of a plot share one, the reference lines included.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "viewer/palette.h"
+#include "viewer/results_model.h"
+#include "viewer/series_style.h"
+
+using namespace rl::viewer;
+
+TEST_CASE("every series of the H100 ladder has its own colour, apart from the others", "[colors]") {
+  const ResultsFile f = load_results(std::string(RL_REPO_ROOT) + "/assets/results/h100-bench.json");
+  const auto devices = group_by_device({f});
+  REQUIRE(devices.size() == 1);
+  const auto& series = devices[0].series;
+  REQUIRE(series.size() == 18);  // 16 lessons and variants, the ceiling, CUB
+  const auto styles = series_styles(series);
+  std::set<Rgba> seen;
+  for (const auto& s : styles) REQUIRE(seen.insert(s.color).second);
+  for (std::size_t i = 0; i < styles.size(); ++i) {
+    for (std::size_t j = i + 1; j < styles.size(); ++j) {
+      INFO(series[i].label << " and " << series[j].label);
+      REQUIRE(color_distance(styles[i].color, styles[j].color) > 40);
+    }
+  }
+}
+
+TEST_CASE("past the palette the colours stay unique", "[colors]") {
+  const auto c = distinct_colors(90);
+  REQUIRE(std::set<Rgba>(c.begin(), c.end()).size() == 90);
+  for (Rgba x : c) {
+    REQUIRE(x != kCeilingRgba);
+    REQUIRE(x != kCubRgba);
+  }
+}
