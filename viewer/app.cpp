@@ -70,8 +70,8 @@ void App::load(const std::string& path) {
       traces_.push_back(make_trace_doc(parse_trace(text, path), options_.source_root));
       if (traces_.size() == 2 && right_ < 0) right_ = 1;
       sync_steps();
-    } else if (looks_like_comparison(text)) {
-      for (auto& t : parse_comparison_tables(text, path)) tables_.push_back(std::move(t));
+    } else if (looks_like_lesson_tables(text)) {
+      for (auto& t : parse_lesson_tables(text, path)) tables_.push_back(std::move(t));
     } else {
       results_.push_back(parse_results(text, path));
       devices_ = group_by_device(results_);
@@ -117,14 +117,14 @@ void App::start() {
   else if (options_.view == "bars") view_ = View::bars;
   else if (options_.view == "scaling") view_ = View::scaling;
   else if (options_.view == "tree") view_ = View::tree;
-  else if (options_.view == "beyond") view_ = View::beyond;
+  else if (options_.view == "tables") view_ = View::tables;
   else {
     // What was loaded decides: one-GPU results, several-GPU results, tables, traces.
     const bool series = std::any_of(devices_.begin(), devices_.end(), [](const DeviceResults& d) { return !d.series.empty(); });
     const bool scaling = std::any_of(devices_.begin(), devices_.end(), [](const DeviceResults& d) { return !d.scaling.empty(); });
     if (series) view_ = View::throughput;
     else if (scaling) view_ = View::scaling;
-    else if (!tables_.empty()) view_ = View::beyond;
+    else if (!tables_.empty()) view_ = View::tables;
     else if (!traces_.empty()) view_ = View::tree;
     else view_ = View::throughput;
   }
@@ -201,7 +201,7 @@ void App::toolbar() {
   tab("Throughput", View::throughput);
   tab("Ladder bars", View::bars);
   tab("Several GPUs", View::scaling);
-  tab("Beyond the sum", View::beyond);
+  tab("Tables (lessons 13-16)", View::tables);
   tab("Reduction tree", View::tree);
   // What is loaded, in full: the path box takes what is left.
   char status[96];
@@ -475,7 +475,7 @@ void App::frame(ImVec2 display, double dt) {
       if (device_picker(true)) scaling_.draw(devices_[static_cast<std::size_t>(device_)], ImGui::GetContentRegionAvail());
       else ImGui::TextUnformatted("No several-GPU results loaded. Lesson 17 writes them: reducelab scaling --json FILE.");
       break;
-    case View::beyond: beyond_.draw(unique_tables(tables_), ImGui::GetContentRegionAvail()); break;
+    case View::tables: tables_view_.draw(unique_tables(tables_), ImGui::GetContentRegionAvail()); break;
     case View::tree: tree_view(ImGui::GetContentRegionAvail()); break;
   }
   ImGui::End();

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "viewer/bar_view.h"
-#include "viewer/comparison_view.h"
+#include "viewer/tables_view.h"
 #include "viewer/playback.h"
 #include "viewer/results_model.h"
 #include "viewer/scaling_view.h"
@@ -19,13 +19,13 @@
 
 namespace rl::viewer {
 
-enum class View { throughput, bars, scaling, beyond, tree };
+enum class View { throughput, bars, scaling, tables, tree };
 
 struct AppOptions {
   std::vector<std::string> results;
   std::vector<std::string> traces;
   int step = 0;      // --step: the step to open at, from 1; 0: the first step in which a thread adds
-  std::string view;  // "", "throughput", "bars", "scaling", "beyond", "tree"
+  std::string view;  // "", "throughput", "bars", "scaling", "tables", "tree"
   std::string device;  // --device: a substring of the device to plot first
   std::string source_root;
   bool screenshot = false;
@@ -80,8 +80,8 @@ class App {
   ThroughputView throughput_;
   BarView bars_;
   ScalingView scaling_;
-  ComparisonView beyond_;
-  std::vector<ComparisonFile> tables_;  // lessons 13-16, a merged record split by lesson
+  TablesView tables_view_;
+  std::vector<LessonTable> tables_;  // lessons 13-16, a merged record split by lesson
   TreeView tree_left_, tree_right_;
   int synced_block_[2] = {-1, -1};  // the focus each side had last frame, to follow the one that moved
   std::int64_t synced_column_[2] = {-1, -1};

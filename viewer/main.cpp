@@ -1,5 +1,5 @@
 // reducelab_viewer: the ladder's throughput and the reduction trees, in one window.
-//   reducelab_viewer [--results FILE]... [--trace FILE]... [--view throughput|bars|scaling|beyond|tree]
+//   reducelab_viewer [--results FILE]... [--trace FILE]... [--view throughput|bars|scaling|tables|tree]
 //                    [--device NAME] [--step K] [--screenshot FILE.png] [--size WxH] [--source-root DIR]
 //                    [--measure-fps SECONDS]
 // Exit status: 0; 1 when a file named (or found in assets/) failed to load, or the screenshot could
@@ -54,8 +54,8 @@ int main(int argc, char** argv) {
                  "the step of the traces to show, from 1 (the k-th thing each thread does between two barriers, launch "
                  "by launch); default: the first step in which a thread adds")
       ->check(CLI::PositiveNumber);
-  cli.add_option("--view", opt.view, "throughput, bars, scaling (lesson 17, several GPUs), beyond (lessons 13-16's tables) or tree")
-      ->check(CLI::IsMember({"throughput", "bars", "scaling", "beyond", "tree"}));
+  cli.add_option("--view", opt.view, "throughput, bars, scaling (lesson 17, several GPUs), tables (lessons 13-16) or tree")
+      ->check(CLI::IsMember({"throughput", "bars", "scaling", "tables", "tree"}));
   cli.add_option("--device", opt.device, "plot this device first (a part of its name, e.g. H100)");
   cli.add_option("--screenshot", screenshot, "render offscreen, write this PNG and exit");
   cli.add_option("--size", size, "window size WxH (default 1280x800)");

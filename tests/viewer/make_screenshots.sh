@@ -19,7 +19,7 @@ shot throughput.png 1280x800 --view throughput
 shot bars.png 1280x800 --view bars
 shot bars-1600.png 1600x900 --view bars
 shot scaling.png 1280x800 --view scaling
-shot beyond.png 1280x800 --view beyond
+shot tables.png 1280x800 --view tables
 shot tree-default.png 1280x800 --view tree
 shot tree-03.png 1280x800 --trace "$traces/03_sequential_addressing.sim.json" --step 6
 shot tree-02-vs-03.png 1280x800 --trace "$traces/02_interleaved_strided.b256.sim.json" \

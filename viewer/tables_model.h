@@ -20,7 +20,7 @@ struct ComparisonRow {
   bool verified = false;
 };
 
-struct ComparisonFile {
+struct LessonTable {
   std::string path, schema, device, backend;
   int lesson = 0;             // 13..16 when the record says (or its schema implies) which; 0: unknown
   std::string part;           // for a merged record's table: the lesson it holds ("14_row_reduce")
@@ -29,17 +29,17 @@ struct ComparisonFile {
 
 // One-line ResultsError on anything malformed; the schema must be reducelab.<name> other than
 // results and trace, version 1.
-ComparisonFile parse_comparison(std::string_view text, const std::string& name);
+LessonTable parse_lesson_table(std::string_view text, const std::string& name);
 
 // Every table in a file: a merged record (`reducelab.beyond`, whose `lessons` hold each lesson's
 // own record) gives one table per lesson, any other record one table.
-std::vector<ComparisonFile> parse_comparison_tables(std::string_view text, const std::string& name);
+std::vector<LessonTable> parse_lesson_tables(std::string_view text, const std::string& name);
 
 // The tables to show: each table once (a merged record's table and the lesson's own file hold the
 // same runs: the first one loaded is kept), in lesson order.
-std::vector<const ComparisonFile*> unique_tables(const std::vector<ComparisonFile>& tables);
+std::vector<const LessonTable*> unique_tables(const std::vector<LessonTable>& tables);
 
-// Whether a file's text names a schema parse_comparison reads (without parsing it).
-bool looks_like_comparison(std::string_view text);
+// Whether a file's text names a schema parse_lesson_table reads (without parsing it).
+bool looks_like_lesson_tables(std::string_view text);
 
 }  // namespace rl::viewer

@@ -6,13 +6,13 @@
 
 #include <vector>
 
-#include "viewer/comparison_model.h"
+#include "viewer/tables_model.h"
 
 namespace rl::viewer {
 
-class ComparisonView {
+class TablesView {
  public:
-  void draw(const std::vector<const ComparisonFile*>& tables, ImVec2 size);
+  void draw(const std::vector<const LessonTable*>& tables, ImVec2 size);
 };
 
 }  // namespace rl::viewer

@@ -2,7 +2,7 @@
 // run has, ratios kept, and one-line errors for malformed files.
 #include <catch2/catch.hpp>
 
-#include "viewer/comparison_model.h"
+#include "viewer/tables_model.h"
 
 #include <fstream>
 #include <sstream>
@@ -16,8 +16,8 @@ TEST_CASE("a lesson table reads into labelled rows with their ratios", "[viewer]
              {"op": "sum", "dtype": "float32", "shape": [4096, 4096], "dims": [1], "gbps": 4000, "vs_torch": 1.3,
               "vs_best": 1.1, "verified": true},
              {"op": "sum", "dtype": "int32", "verified": false}]})";
-  REQUIRE(looks_like_comparison(text));
-  const ComparisonFile f = parse_comparison(text, "t.json");
+  REQUIRE(looks_like_lesson_tables(text));
+  const LessonTable f = parse_lesson_table(text, "t.json");
   CHECK(f.schema == "reducelab.ops");
   CHECK(f.device == "NVIDIA H200");
   REQUIRE(f.rows.size() == 3);
@@ -38,8 +38,8 @@ TEST_CASE("the runner's merged record of lessons 13-16 reads with each row's les
              {"lesson": "16_any_axes", "op": "sum", "dtype": "float32", "strategy": "rows", "axes": [3],
               "gbps": 3000, "vs_best": 1.5, "verified": true}],
     "lessons": {"13_operators_and_types": {"schema": "reducelab.ops"}}})";
-  REQUIRE(looks_like_comparison(text));
-  const ComparisonFile f = parse_comparison(text, "beyond.json");
+  REQUIRE(looks_like_lesson_tables(text));
+  const LessonTable f = parse_lesson_table(text, "beyond.json");
   CHECK(f.schema == "reducelab.beyond");
   REQUIRE(f.rows.size() == 2);
   CHECK(f.rows[0].label == "13 sum float32");
@@ -48,15 +48,15 @@ TEST_CASE("the runner's merged record of lessons 13-16 reads with each row's les
 }
 
 TEST_CASE("the sum ladder's records and traces are not lesson tables", "[viewer][comparison]") {
-  CHECK_FALSE(looks_like_comparison(R"({"schema": "reducelab.results", "version": 1})"));
-  CHECK_FALSE(looks_like_comparison(R"({"schema": "reducelab.trace", "version": 1})"));
-  CHECK_FALSE(looks_like_comparison("not json"));
+  CHECK_FALSE(looks_like_lesson_tables(R"({"schema": "reducelab.results", "version": 1})"));
+  CHECK_FALSE(looks_like_lesson_tables(R"({"schema": "reducelab.trace", "version": 1})"));
+  CHECK_FALSE(looks_like_lesson_tables("not json"));
 }
 
 TEST_CASE("a malformed lesson table is a one-line error", "[viewer][comparison]") {
   auto error_of = [](const std::string& text) {
     try {
-      parse_comparison(text, "bad.json");
+      parse_lesson_table(text, "bad.json");
     } catch (const ResultsError& e) {
       return std::string(e.what());
     }
@@ -74,12 +74,12 @@ TEST_CASE("a malformed lesson table is a one-line error", "[viewer][comparison]"
 }
 
 TEST_CASE("a merged record and its lessons' own files: each table shown once, in lesson order", "[viewer][comparison]") {
-  std::vector<ComparisonFile> tables;
+  std::vector<LessonTable> tables;
   for (const char* name : {"h200-axes.json", "h200-beyond.json", "h200-columns.json", "h200-ops.json", "h200-rows.json"}) {
     std::ifstream in(std::string(RL_REPO_ROOT) + "/assets/results/" + name);
     std::stringstream s;
     s << in.rdbuf();
-    for (auto& t : parse_comparison_tables(s.str(), name)) tables.push_back(std::move(t));
+    for (auto& t : parse_lesson_tables(s.str(), name)) tables.push_back(std::move(t));
   }
   REQUIRE(tables.size() == 8);  // 4 files + the merged record's 4 lessons
   const auto shown = unique_tables(tables);

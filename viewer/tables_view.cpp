@@ -1,4 +1,4 @@
-#include "viewer/comparison_view.h"
+#include "viewer/tables_view.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -38,7 +38,7 @@ std::string figure_text(const ComparisonRow& r) {
 
 }  // namespace
 
-void ComparisonView::draw(const std::vector<const ComparisonFile*>& tables, ImVec2 size) {
+void TablesView::draw(const std::vector<const LessonTable*>& tables, ImVec2 size) {
   if (tables.empty()) {
     ImGui::TextUnformatted("No lesson tables loaded. Lessons 13-16 write one with --json FILE.");
     return;
@@ -52,7 +52,7 @@ void ComparisonView::draw(const std::vector<const ComparisonFile*>& tables, ImVe
   const float row_h = text_h + 6.f;
   const std::vector<Rgba> colors = distinct_colors(static_cast<int>(tables.size()));
   for (std::size_t t = 0; t < tables.size(); ++t) {
-    const ComparisonFile& f = *tables[t];
+    const LessonTable& f = *tables[t];
     ImGui::Separator();
     const std::string file = std::filesystem::path(f.path).filename().string();
     const std::string what = f.lesson ? "Lesson " + std::to_string(f.lesson) : f.schema;

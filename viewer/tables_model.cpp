@@ -1,4 +1,4 @@
-#include "viewer/comparison_model.h"
+#include "viewer/tables_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,7 +54,7 @@ std::string label_of(const json& run) {
 
 }  // namespace
 
-bool looks_like_comparison(std::string_view text) {
+bool looks_like_lesson_tables(std::string_view text) {
   const auto at = text.find("\"reducelab.");
   return at != std::string_view::npos && text.find("\"reducelab.results\"") == std::string_view::npos &&
          text.find("\"reducelab.trace\"") == std::string_view::npos;
@@ -70,11 +70,11 @@ int lesson_number(const std::string& s) {
   return i > 0 ? n : 0;
 }
 
-ComparisonFile table_from(const json& doc, const std::string& name) {
+LessonTable table_from(const json& doc, const std::string& name) {
   if (!doc.is_object()) fail(name, "the top level must be an object");
   const auto schema = doc.find("schema");
   if (schema == doc.end() || !schema->is_string()) fail(name, "missing field 'schema'");
-  ComparisonFile f;
+  LessonTable f;
   f.path = name;
   f.schema = schema->get<std::string>();
   if (!f.schema.starts_with("reducelab.") || f.schema == "reducelab.results" || f.schema == "reducelab.trace")
@@ -118,7 +118,7 @@ ComparisonFile table_from(const json& doc, const std::string& name) {
 
 }  // namespace
 
-ComparisonFile parse_comparison(std::string_view text, const std::string& name) {
+LessonTable parse_lesson_table(std::string_view text, const std::string& name) {
   json doc;
   try {
     doc = json::parse(text.begin(), text.end());
@@ -128,14 +128,14 @@ ComparisonFile parse_comparison(std::string_view text, const std::string& name) 
   return table_from(doc, name);
 }
 
-std::vector<ComparisonFile> parse_comparison_tables(std::string_view text, const std::string& name) {
+std::vector<LessonTable> parse_lesson_tables(std::string_view text, const std::string& name) {
   json doc;
   try {
     doc = json::parse(text.begin(), text.end());
   } catch (const json::exception& e) {
     fail(name, std::string("not valid JSON: ") + e.what());
   }
-  std::vector<ComparisonFile> out;
+  std::vector<LessonTable> out;
   const auto lessons = doc.is_object() ? doc.find("lessons") : doc.end();
   if (!doc.is_object() || lessons == doc.end() || !lessons->is_object()) {
     out.push_back(table_from(doc, name));
@@ -144,7 +144,7 @@ std::vector<ComparisonFile> parse_comparison_tables(std::string_view text, const
   table_from(doc, name);  // the merged record itself must be well formed
   for (const auto& [key, part] : lessons->items()) {
     if (!part.is_object()) fail(name, "lessons." + key + " must be an object");
-    ComparisonFile f = table_from(part, name + " (" + key + ")");
+    LessonTable f = table_from(part, name + " (" + key + ")");
     f.path = name;
     f.part = key;
     if (f.lesson == 0) f.lesson = lesson_number(key);
@@ -153,19 +153,19 @@ std::vector<ComparisonFile> parse_comparison_tables(std::string_view text, const
   return out;
 }
 
-std::vector<const ComparisonFile*> unique_tables(const std::vector<ComparisonFile>& tables) {
-  auto same = [](const ComparisonFile& a, const ComparisonFile& b) {
+std::vector<const LessonTable*> unique_tables(const std::vector<LessonTable>& tables) {
+  auto same = [](const LessonTable& a, const LessonTable& b) {
     if (a.schema != b.schema || a.device != b.device || a.rows.size() != b.rows.size()) return false;
     for (std::size_t i = 0; i < a.rows.size(); ++i) {
       if (a.rows[i].gbps != b.rows[i].gbps || a.rows[i].verified != b.rows[i].verified) return false;
     }
     return true;
   };
-  std::vector<const ComparisonFile*> out;
+  std::vector<const LessonTable*> out;
   for (const auto& t : tables) {
-    if (std::none_of(out.begin(), out.end(), [&](const ComparisonFile* o) { return same(*o, t); })) out.push_back(&t);
+    if (std::none_of(out.begin(), out.end(), [&](const LessonTable* o) { return same(*o, t); })) out.push_back(&t);
   }
-  std::stable_sort(out.begin(), out.end(), [](const ComparisonFile* a, const ComparisonFile* b) {
+  std::stable_sort(out.begin(), out.end(), [](const LessonTable* a, const LessonTable* b) {
     const int la = a->lesson ? a->lesson : 1000, lb = b->lesson ? b->lesson : 1000;
     return la < lb;
   });
