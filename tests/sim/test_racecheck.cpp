@@ -37,7 +37,7 @@ std::string report_of(Launch&& launch) {
     return "";
 }
 
-std::string at(int line) { return "racecheck_test.cpp:" + std::to_string(line); }
+std::string at(int line) { return "test_racecheck.cpp:" + std::to_string(line); }
 
 // Every thread writes its slot, then reads its neighbour's: a barrier between them, or not.
 template <bool Barrier>
@@ -313,7 +313,7 @@ TEST_CASE("racecheck: a tree whose barrier stops above the warp races", "[racech
         [&] { rl::sim::launch("tree<true>", tree<true>, dim3(grid), dim3(block), block * 4, in.data(), out.data()); });
     // Thread 0 runs strides 32..1 alone, reading slot 1 last; thread 1's first write of it is the race.
     CHECK_THAT(r, Catch::StartsWith("sim: kernel 'tree<true>' block (0,0,0) thread (1,0,0): racecheck: "
-                                    "write-after-read race on shared[1]: thread 0 read it at racecheck_test.cpp:"));
+                                    "write-after-read race on shared[1]: thread 0 read it at test_racecheck.cpp:"));
 }
 
 TEST_CASE("racecheck: the report is the same every time and names the lowest racing block", "[racecheck]") {
