@@ -104,8 +104,8 @@ __global__ void __launch_bounds__(Block, 2) reduce_op(const T* in, std::uint64_t
   //   others, two of each at neighbouring indices: argmax and argmin must return the lowest index.
   //   Each result is checked against the CPU reference: max, min, argmax and argmin (value and index)
   //   and int32 sums exactly, every other sum, mean and variance within the rounding bound of the
-  //   plan's longest chain of combines. out[0] holds NaN before every run, so a finish that writes
-  //   nothing fails. Each case runs once, threads in lane order.
+  //   plan's longest chain of combines. out[0] is poisoned (each byte 0xFF) before every run, so a
+  //   finish that writes nothing fails. Each case runs once, threads in lane order.
   (void)out;
 }
 

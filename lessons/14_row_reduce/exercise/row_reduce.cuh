@@ -1,6 +1,7 @@
-// Exercise 14: the group of lanes a short row gets, and its fold. Finish group_reduce so that each
-// group of `lanes` lanes combines its own row, whatever the width the plan chose.
-// The solution is ../row_reduce.cuh; `lessons/grade.sh 14` grades this file.
+// Exercise 14: the fold of the group of lanes a short row gets. Do what the TODO(student) in
+// group_reduce asks; grade it with `bash lessons/grade.sh 14`, and when stuck ask
+// `build-student/bin/14_row_reduce --hint 1` (then 2, 3). The solution is ../row_reduce.cuh; the plan
+// that gives each row its lanes is ../plan.cuh.
 #pragma once
 // Lesson 14: many reductions at once. Each row of a row-major M x N matrix reduces to one value,
 // and the whole art is giving every row the right number of threads:
@@ -68,10 +69,26 @@ __device__ __forceinline__ V shuffle_xor(V v, unsigned mask, int width) {
 // lane of a group a partial of the group's row; all 32 lanes of the warp arrive here together.
 template <class Op>
 __device__ __forceinline__ typename Op::Acc group_reduce(typename Op::Acc v, unsigned lanes) {
-  // TODO(student): combine the partials of this lane's group, so that lane 0 of every group ends with
-  //   its row's value (rows_by_groups writes lane 0's): log2(lanes) levels of Op::combine with a
-  //   partner from shuffle_xor above, whose `width` keeps each exchange inside one group of `lanes`
-  //   lanes. Every lane of the warp must take part in every shuffle (its mask is the full warp).
+  // TODO(student): the group's fold. The warp holds 32 / lanes rows side by side, each in a group of
+  //   `lanes` neighbouring lanes (a power of two from 1 to 32, the same on the whole warp), and each
+  //   lane's `v` is a partial of its group's row. Return, in lane 0 of every group, the combination of
+  //   all of its group's partials and of no other group's (rows_by_groups writes lane 0's), through
+  //   the operator alone, with the same bits every run. The lanes' partials are in registers: no
+  //   shared memory. All 32 lanes of the warp are here together, rows or no rows, and every one must
+  //   take part in every exchange between lanes.
+  //   Graded (`bash lessons/grade.sh 14`): every row of M x N row-major matrices, each output against
+  //   the CPU reference. Every operator (sum, max, min, mean, variance, argmax, argmin) on float32,
+  //   float16 and int32 at 1x1, 7x1, 33x7, 257x8, 31x31, 100x33, 9x64, 5x257, 3x1000, 40x1536,
+  //   2x20000 and 1x70001, and on float64 and bfloat16 at 33x8, 6x300 and 2x9000: the plans they get
+  //   give a row groups of 1, 2, 4, 8, 16 and 32 lanes, a block, and 2 to 17 blocks. Rows that are not
+  //   a whole number of 16-byte loads take single-element loads, as do 20x8 and 3x4096 one element
+  //   past a 16-byte boundary (float32 and float16; sum, argmax, variance). 0x10 (no rows) and 5x0
+  //   (empty rows: sum only, each 0). A row of 8 or more holds its largest value at three places, two
+  //   of them neighbours, and its smallest at three others: argmax and argmin must return the first.
+  //   Max, min, the indices and int32 sums must be exact, the rest within the rounding bound of the
+  //   plan's longest chain of combines; every output is poisoned (each byte 0xFF) before the run, so
+  //   one never written fails. On the simulator the cases up to 2^15 elements run again with each
+  //   block's threads in reverse and in shuffled order, and every output's bits must stay the same.
   (void)lanes;
   return v;
 }
