@@ -1,6 +1,7 @@
-// Exercise 15: the deterministic finish of the column reduce. Each block folds its chunk of rows for
-// its tile of columns and publishes one partial a column; the last block of a tile must combine them.
-// The solution is ../column_reduce.cuh; `lessons/grade.sh 15` grades this file.
+// Exercise 15: the deterministic finish of the column reduce. Do what the TODO(student) in
+// columns_by_chunks asks; grade it with `bash lessons/grade.sh 15`, and when stuck ask
+// `build-student/bin/15_column_reduce --hint 1` (then 2, 3). The solution is ../column_reduce.cuh;
+// the plan that cuts the matrix into tiles and chunks is ../plan.cuh.
 #pragma once
 // Lesson 15: reduce each column of a row-major M x N matrix (N outputs). A column's elements are N
 // apart in memory, so "a thread a column, walking down it" would read one float per 128-byte line.
@@ -105,12 +106,27 @@ __global__ void __launch_bounds__(cols_block) columns_by_chunks(const T* in, std
       if (threadIdx.x == 0) is_last = atomicInc(&cols_tickets[tile], chunks - 1) == chunks - 1;
       __syncthreads();
       if (is_last) {
-        // TODO(student): the tile's finish, the same bits every run. The chunks' partials of this
-        //   tile's columns are all in `partials` ([chunk][column], written above; read them with
-        //   load_l2). Fold them per column in chunk order, split across the block's row lanes the
-        //   way the rows were (row lane `lane` takes chunks lane, lane + row_lanes, ...), join the row
-        //   lanes with combine_row_lanes (every thread calls it: it has barriers), and let row lane 0
-        //   write Op::finish(acc[j], m) to out[col + j] for its K columns, as the one-chunk path does.
+        // TODO(student): the tile's finish. Only the block that took the tile's last ticket gets
+        //   here, and every chunk of rows has left one partial a column of this tile in `partials`,
+        //   [chunk][column] (written and fenced above, by blocks on any SM). Give each of the tile's
+        //   columns, out[col + j] for each thread's K columns, its finished value over all `chunks`
+        //   partials, through the operator alone and in an order that depends only on the plan, never
+        //   on which block finished when: the same bits every run. Write nothing for columns past n.
+        //   Every thread of the block reaches every barrier.
+        //   Graded (`bash lessons/grade.sh 15`): every column of M x N row-major matrices, each output
+        //   against the CPU reference. Every operator (sum, max, min, mean, variance, argmax, argmin)
+        //   on float32, float16 and int32 at 1x1, 1x7, 7x1, 33x31, 257x8, 31x33, 5000x4, 3001x7,
+        //   8x2051, 2x4096, 100x257, 300x64 and 2500x128, and on float64 and bfloat16 at 4000x8, 6x300
+        //   and 64x64; 3000x8 and 4x1024 one element past a 16-byte boundary, so single-element loads
+        //   (float32 and float16; sum, argmin, variance); 10x0 (no columns) and 0x6 (empty columns: sum
+        //   only, each 0). The tall ones (5000x4, 3001x7, 2500x128 and 3000x8; 300x64 in float32 and
+        //   int32, 4000x8 in float64) get 2 to 39 chunks, and so this finish; the others get one chunk.
+        //   A column of 8 rows or more holds its largest value in three rows, two of them neighbours,
+        //   and its smallest in three others: argmax and argmin must return the first row. Max, min,
+        //   the indices and int32 sums must be exact, the rest within the rounding bound of the plan's
+        //   longest chain of combines; every output is poisoned (each byte 0xFF) before the run, so one
+        //   never written fails. On the simulator the cases up to 2^15 elements run again with each
+        //   block's threads in reverse and in shuffled order, and every output's bits must stay the same.
       }
     }
     __syncthreads();  // the next item reuses shared and is_last
