@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "common/cuda_compat.h"
+#include "common/device/ceil_div.cuh"  // ceil_div, for the grid sizes every plan computes
 #include "common/host/launch_observer.h"
 #include "common/host/plan.h"
 #if defined(__CUDACC__)
@@ -75,8 +76,5 @@ inline void copy_to_device(void* dst, const void* src, std::size_t bytes, void* 
   std::memcpy(dst, src, bytes);
 #endif
 }
-
-// ceil(a / b) for the grid sizes every plan computes.
-__host__ __device__ constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
 RL_NAMESPACE_END

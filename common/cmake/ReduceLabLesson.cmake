@@ -1,5 +1,6 @@
 # How a lesson is built: which file is its kernel in this build, and the lesson's plan.cu (lessons
-# 01-12) or kernel table (lessons 13-16) compiled once per backend.
+# 01-12) or kernel table (lessons 13-16: <name>_kernels.cu, which includes the kernel header and the
+# lesson's launch plan, plan.cuh) compiled once per backend.
 #
 # One mechanism says which kernel file a build compiled, for every lesson (01-17): the lesson's code
 # includes its kernel by its path in the tree ("lessons/03_sequential_addressing/sequential_addressing.cuh").
@@ -123,7 +124,8 @@ endfunction()
 
 # Lessons 13-16 take the operator and the element type as values, so they do not fit the float-sum
 # plans of reducelab_add_lesson: each lesson's kernels sit behind a table of plain functions, filled by
-# its TABLE (<name>_kernels.cu), which is compiled once per backend like a plan.cu: by nvcc for the GPU
+# its TABLE (<name>_kernels.cu) from the kernel header and the lesson's launch plan (plan.cuh: what
+# plan.cu is to lessons 01-12), and compiled once per backend like a plan.cu: by nvcc for the GPU
 # (where CUDA is found) and by g++ for the simulator (common/host/backend_copies.h).
 #
 # reducelab_add_typed_lesson(NUMBER 14 SLUG row_reduce KERNEL row_reduce.cuh LIBRARY lesson14_rows

@@ -2,18 +2,13 @@
 // Lesson 13: lesson 11's single pass with the operator and the element type as parameters. Each
 // thread folds 16-byte packs through Op (reduce_ops.cuh), each block combines through block_reduce,
 // and the last block to finish combines the blocks' partials in a fixed order: every operator, every
-// type, the same bits every run.
-#include <algorithm>
+// type, the same bits every run. The kernels only: the launch is plan.cuh's.
 #include <cstdint>
-#include <cstring>
 
 #include "common/cuda_compat.h"
 #include "common/device/block_reduce.cuh"
 #include "common/device/pack_load.cuh"
 #include "common/device/reduce_ops.cuh"
-#include "common/host/plan.h"
-#include "common/host/reference.h"
-#include "common/launch.h"
 #include "lessons/13_operators_and_types/pack_fold.cuh"
 
 RL_NAMESPACE_BEGIN
@@ -91,44 +86,6 @@ __global__ void __launch_bounds__(Block, 2) reduce_op(const T* in, std::uint64_t
   for (unsigned b = threadIdx.x; b < gridDim.x; b += Block) total = Op::combine(total, load_l2(partials + b));
   total = block_reduce<Op, Block>(total);  // a fixed tree over a fixed order: deterministic
   if (threadIdx.x == 0) out[0] = Op::finish(total, n);
-}
-
-inline constexpr unsigned ops_block = 512;            // 4 blocks a full SM: finer steps where registers limit occupancy
-inline constexpr unsigned ops_packs_per_thread = 4;   // below this many a block is not worth launching
-
-// The persistent grid: as many blocks as fit on the GPU at once (asked of the compiled kernel, since
-// the accumulator's registers decide it), no more than the input can feed.
-template <class Op, class T>
-unsigned ops_grid(std::uint64_t n, const DeviceShape& s) {
-  std::uint64_t per_sm = s.max_threads_per_sm / ops_block;
-#if defined(__CUDACC__)
-  int fit = 0;
-  RL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, reduce_op<Op, T, ops_block>, ops_block, 0));
-  per_sm = fit > 0 ? static_cast<std::uint64_t>(fit) : 1;
-#endif
-  const std::uint64_t useful = ceil_div(n > 0 ? n : 1, std::uint64_t{ops_block} * ops_packs_per_thread * pack_size<T>);
-  return static_cast<unsigned>(std::min<std::uint64_t>(s.sm_count * per_sm, useful));
-}
-
-template <class Op, class T>
-std::size_t ops_scratch_bytes(std::uint64_t n, const DeviceShape& s) {
-  return ops_grid<Op, T>(n, s) * sizeof(typename Op::Acc);
-}
-
-// Reduces n elements at device address `in` into one Op::Out at `out`; scratch holds the partials.
-template <class Op, class T>
-void reduce_with(const T* in, std::uint64_t n, void* scratch, typename Op::Out* out, const DeviceShape& s, void* stream) {
-  launch("reduce_op", reduce_op<Op, T, ops_block>, dim3(ops_grid<Op, T>(n, s)), dim3(ops_block), 0, stream, in, n,
-         static_cast<typename Op::Acc*>(scratch), out);
-}
-
-// The longest chain of combines from one input to the result: a thread's packs, one pack's own chain
-// (at most K: variance adds its K in a row), head and tail, two block trees, the finish's run.
-template <class Op, class T>
-std::uint64_t ops_depth(std::uint64_t n, const DeviceShape& s) {
-  const std::uint64_t grid = ops_grid<Op, T>(n, s);
-  const std::uint64_t per_thread = ceil_div(n, grid * ops_block * pack_size<T>);
-  return per_thread + pack_size<T> + 2 + 2 * summation_depth(ops_block, 0) + ceil_div(grid, ops_block);
 }
 
 RL_NAMESPACE_END

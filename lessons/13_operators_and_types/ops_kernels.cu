@@ -1,4 +1,5 @@
-// Lesson 13's kernel table: run-time (operator, type) pairs to the kernel's template instantiations.
+// Lesson 13's kernel table: run-time (operator, type) pairs to the instantiations of the kernel
+// (operators_and_types.cuh) and of its launch plan (plan.cuh).
 // CMake compiles this file twice, by nvcc for the GPU and by g++ for the simulator, and each copy
 // defines its backend's table (common/host/backend_copies.h); ops_kernels() picks one.
 #include "common/host/backend_copies.h"
@@ -7,6 +8,7 @@
 #include "common/launch.h"
 #include "lessons/13_operators_and_types/operators_and_types.cuh"
 #include "lessons/13_operators_and_types/ops_api.h"
+#include "lessons/13_operators_and_types/plan.cuh"
 
 namespace rl {
 

@@ -4,7 +4,7 @@
 // trailing contiguous dimensions, with its own kernels: its plan's `rows` strategy.)
 //
 // Two levels:
-//  * typed templates in row_reduce.cuh, for code that already knows Op and T at compile time:
+//  * typed templates in plan.cuh (the launch plan of row_reduce.cuh's kernels), for code that already knows Op and T at compile time:
 //      rows_scratch_bytes<Op, T>(M, N, shape)
 //      rows_reduce<Op, T>(const T* in, M, N, typename Op::Out* out, void* scratch, shape, stream)
 //  * the run-time table below (operator and type as values: rows_kernels.cu fills it once per

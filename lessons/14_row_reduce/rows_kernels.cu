@@ -1,16 +1,18 @@
-// Lesson 14's kernel table: run-time (operator, type) pairs to row_reduce.cuh's template
-// instantiations. CMake compiles this file twice, by nvcc for the GPU and by g++ for the simulator,
-// and each copy defines its backend's table (common/host/backend_copies.h); rows_kernels() picks one.
+// Lesson 14's kernel table: run-time (operator, type) pairs to the template instantiations of
+// row_reduce.cuh's kernels and plan.cuh's launch plan. CMake compiles this file twice, by nvcc for
+// the GPU and by g++ for the simulator, and each copy defines its backend's table
+// (common/host/backend_copies.h); rows_kernels() picks one.
 #include "common/host/backend_copies.h"
 #include "common/host/matrix_table.h"
 #include "common/kernel_source.h"
 #include "common/launch.h"
 #include "lessons/14_row_reduce/row_reduce.cuh"
 #include "lessons/14_row_reduce/row_reduce_api.h"
+#include "lessons/14_row_reduce/plan.cuh"
 
 RL_NAMESPACE_BEGIN
 
-// row_reduce.cuh's four templates, named for TypedMatrix (common/host/matrix_table.h).
+// plan.cuh's four templates, named for TypedMatrix (common/host/matrix_table.h).
 struct RowsTemplates {
   template <class Op, class T> static constexpr auto scratch_bytes = &rows_scratch_bytes<Op, T>;
   template <class Op, class T> static constexpr auto reduce = &rows_reduce<Op, T>;

@@ -5,25 +5,20 @@
 // whole rows, and the rows are cut into chunks handed to different blocks:
 //   block (tile, chunk) folds rows of its chunk for the columns of its tile -> one partial a column;
 //   the last block of a tile to finish combines that tile's chunk partials, in chunk order.
-// Operators and accumulators are lesson 13's; the launch and ticket idea is lesson 11's.
-#include <algorithm>
+// Operators and accumulators are lesson 13's; the launch and ticket idea is lesson 11's. The kernels
+// only: the plan (tiles, chunks) and the launches are plan.cuh's.
 #include <cstdint>
-#include <string>
 
 #include "common/cuda_compat.h"
 #include "common/device/block_reduce.cuh"
+#include "common/device/ceil_div.cuh"
 #include "common/device/pack_load.cuh"
 #include "common/device/reduce_ops.cuh"
-#include "common/grid_size.h"
-#include "common/host/plan.h"
-#include "common/host/reference.h"
-#include "common/launch.h"
 
 RL_NAMESPACE_BEGIN
 
 inline constexpr unsigned cols_block = 256;
 inline constexpr std::uint64_t cols_ticket_capacity = 8192;  // tiles of a split plan, at most
-inline constexpr std::uint64_t cols_rows_per_thread = 8;    // at least, per chunk: loads worth a block
 inline constexpr unsigned cols_loads_in_flight = 4;          // a thread's loads issued before any is folded
 
 // One ticket counter per column tile: zero at load time, wrapped back to zero by atomicInc.
@@ -147,96 +142,6 @@ __global__ void columns_atomic_sum(const T* in, std::uint64_t m, std::uint64_t n
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m * n; i += stride)
     atomicAdd(&out[i % n], in[i]);
-}
-
-inline void columns_atomic_sum_launch(const float* in, std::uint64_t m, std::uint64_t n, float* out,
-                                      const DeviceShape& s, void* stream) {
-  if (n == 0) return;
-  zero_async(out, n * sizeof(float), stream);  // the adds need zeroed totals
-  if (m == 0) return;
-  const std::uint64_t resident = std::uint64_t{s.sm_count} * (s.max_threads_per_sm / cols_block);
-  const auto grid = static_cast<unsigned>(std::clamp<std::uint64_t>(ceil_div(m * n, cols_block), 1, 4 * resident));
-  launch("columns_atomic_sum", columns_atomic_sum<float>, dim3(grid), dim3(cols_block), 0, stream, in, m, n, out);
-}
-
-struct ColumnPlan {
-  unsigned col_threads = 1;  // threads a row of the tile (each with K columns)
-  std::uint64_t tiles = 1;
-  std::uint64_t chunk_rows = 1;
-  unsigned chunks = 1;
-  unsigned grid = 1;
-};
-
-template <class T>
-ColumnPlan columns_plan(std::uint64_t m, std::uint64_t n, bool vec, const DeviceShape& s) {
-  const std::uint64_t k = vec ? pack_size<T> : 1;
-  const std::uint64_t col_loads = ceil_div(n, k);
-  ColumnPlan p;
-  // Half the blocks that fit on the GPU at once, each with at least 8 rows a thread: enough loads in
-  // flight, and few enough chunks that their partials cost little next to the input.
-  const std::uint64_t target = std::uint64_t{s.sm_count} * (s.max_threads_per_sm / cols_block) / 2;
-  p.col_threads = static_cast<unsigned>(std::min<std::uint64_t>(next_pow2(col_loads), cols_block));
-  // Too few tiles to fill the GPU means chunks, whose partials the last block of a tile reads alone:
-  // narrower tiles (down to a warp's width, still whole 512-byte runs of a row) mean fewer chunks.
-  while (p.col_threads > 32 && ceil_div(col_loads, p.col_threads) < target) p.col_threads /= 2;
-  const std::uint64_t row_lanes = cols_block / p.col_threads;
-  p.tiles = ceil_div(col_loads, p.col_threads);
-  std::uint64_t chunks = 1;
-  if (p.tiles < target && p.tiles <= cols_ticket_capacity)
-    chunks = std::clamp<std::uint64_t>(std::min(ceil_div(target, p.tiles), m / (row_lanes * cols_rows_per_thread)), 1,
-                                       1u << 16);
-  p.chunk_rows = std::max<std::uint64_t>(1, ceil_div(m, chunks));
-  p.chunks = static_cast<unsigned>(std::max<std::uint64_t>(1, ceil_div(m, p.chunk_rows)));
-  p.grid = static_cast<unsigned>(std::clamp<std::uint64_t>(p.tiles * p.chunks, 1, std::uint64_t{1} << 30));
-  return p;
-}
-
-template <class Op, class T>
-std::size_t columns_scratch_bytes(std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
-  std::uint64_t most = 0;
-  for (const bool vec : {true, false}) {  // the plan depends on the alignment, which only the call knows
-    const ColumnPlan p = columns_plan<T>(m, n, vec, s);
-    if (p.chunks > 1) most = std::max(most, std::uint64_t{p.chunks} * n * sizeof(typename Op::Acc));
-  }
-  return most;
-}
-
-// Reduces each column of the m x n matrix at device address `in` into out[0, n); see column_reduce_api.h.
-template <class Op, class T>
-void columns_reduce(const T* in, std::uint64_t m, std::uint64_t n, typename Op::Out* out, void* scratch,
-                    const DeviceShape& s, void* stream) {
-  if (n == 0) return;
-  const bool vec = rows_vectorizable(in, n);  // every row 16-byte aligned (pack_load.cuh), as in lesson 14
-  const ColumnPlan p = columns_plan<T>(m, n, vec, s);
-  auto* partials = static_cast<typename Op::Acc*>(scratch);
-  if (vec)
-    launch("columns_by_chunks", columns_by_chunks<Op, T, true>, dim3(p.grid), dim3(cols_block), 0, stream, in, m, n,
-           p.col_threads, p.chunk_rows, p.chunks, partials, out);
-  else
-    launch("columns_by_chunks", columns_by_chunks<Op, T, false>, dim3(p.grid), dim3(cols_block), 0, stream, in, m, n,
-           p.col_threads, p.chunk_rows, p.chunks, partials, out);
-}
-
-template <class T>
-std::string columns_plan_text(std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
-  const ColumnPlan p = columns_plan<T>(m, n, n * sizeof(T) % 16 == 0, s);
-  return std::to_string(p.tiles) + (p.tiles == 1 ? " tile x " : " tiles x ") + std::to_string(p.chunks) +
-         (p.chunks == 1 ? " chunk of " : " chunks of ") +
-         std::to_string(p.chunk_rows) + " rows, " + std::to_string(cols_block / p.col_threads) + " rows a pass";
-}
-
-// The longest chain of combines to an output: a thread's rows of a chunk, the row-lane tree, a
-// finishing thread's chunks, the tree again.
-template <class Op, class T>
-std::uint64_t columns_depth(std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
-  std::uint64_t most = 0;
-  for (const bool vec : {true, false}) {
-    const ColumnPlan p = columns_plan<T>(m, n, vec, s);
-    const std::uint64_t row_lanes = cols_block / p.col_threads;
-    most = std::max(most, ceil_div(p.chunk_rows, row_lanes) + ceil_div(p.chunks, row_lanes) +
-                              2 * summation_depth(row_lanes, 0) + 3);
-  }
-  return most;
 }
 
 RL_NAMESPACE_END

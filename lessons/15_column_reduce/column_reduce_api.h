@@ -5,7 +5,7 @@
 // `columns` strategy.)
 //
 // Two levels, as lesson 14's (row_reduce_api.h); outputs decode with common/host/typed_outputs.h:
-//  * typed templates in column_reduce.cuh:
+//  * typed templates in plan.cuh (the launch plan of column_reduce.cuh's kernel):
 //      columns_scratch_bytes<Op, T>(M, N, shape)
 //      columns_reduce<Op, T>(const T* in, M, N, typename Op::Out* out, void* scratch, shape, stream)
 //  * the run-time table below (columns_kernels.cu fills it once per backend), and run_columns() for

@@ -1,12 +1,14 @@
-// Lesson 16's kernel table: run-time (operator, type) pairs to any_axes.cuh's template
-// instantiations. CMake compiles this file twice, by nvcc for the GPU and by g++ for the simulator,
-// and each copy defines its backend's table (common/host/backend_copies.h); axes_kernels() picks one.
+// Lesson 16's kernel table: run-time (operator, type) pairs to the template instantiations of
+// any_axes.cuh's kernels and plan.cuh's launch plan. CMake compiles this file twice, by nvcc for the
+// GPU and by g++ for the simulator, and each copy defines its backend's table
+// (common/host/backend_copies.h); axes_kernels() picks one.
 #include "common/host/backend_copies.h"
 #include "common/host/type_dispatch.h"
 #include "common/kernel_source.h"
 #include "common/launch.h"
 #include "lessons/16_any_axes/any_axes.cuh"
 #include "lessons/16_any_axes/axes_api.h"
+#include "lessons/16_any_axes/plan.cuh"
 
 namespace rl {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-namespace rl {
+#include "lessons/16_any_axes/max_rank.h"
 
-inline constexpr unsigned max_rank = 8;
+namespace rl {
 
 // One axis after merging. Kept axes carry where their index moves the output (out_stride, in output
 // elements); reduced axes carry where it moves the reduced element's number (index_stride), which is

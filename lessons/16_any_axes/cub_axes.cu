@@ -18,6 +18,7 @@
 #include "common/host/type_dispatch.h"
 #include "lessons/16_any_axes/any_axes.cuh"
 #include "lessons/16_any_axes/axes_api.h"
+#include "lessons/16_any_axes/plan.cuh"  // geometry_of
 
 namespace rl {
 namespace {

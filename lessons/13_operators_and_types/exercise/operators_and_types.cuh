@@ -1,22 +1,19 @@
-// Exercise 13: the single pass with the + taken out. Fold the head and tail elements and finish the
-// blocks' partials through the operator: identity, transform, combine, finish (reduce_ops.cuh).
-// The solution is ../operators_and_types.cuh; `lessons/grade.sh 13` grades this file.
+// Exercise 13: lesson 11's single pass with the + taken out. Do what the two TODO(student)s below ask;
+// grade it with `bash lessons/grade.sh 13`, and when stuck ask
+// `build-student/bin/13_operators_and_types --hint 1` (then 2, 3). The solution is
+// ../operators_and_types.cuh. One kernel serves every operator on every type (the operators are in
+// common/device/reduce_ops.cuh): values meet only through the operator, never through a +.
 #pragma once
 // Lesson 13: lesson 11's single pass with the operator and the element type as parameters. Each
 // thread folds 16-byte packs through Op (reduce_ops.cuh), each block combines through block_reduce,
 // and the last block to finish combines the blocks' partials in a fixed order: every operator, every
-// type, the same bits every run.
-#include <algorithm>
+// type, the same bits every run. The kernels only: the launch is plan.cuh's.
 #include <cstdint>
-#include <cstring>
 
 #include "common/cuda_compat.h"
 #include "common/device/block_reduce.cuh"
 #include "common/device/pack_load.cuh"
 #include "common/device/reduce_ops.cuh"
-#include "common/host/plan.h"
-#include "common/host/reference.h"
-#include "common/launch.h"
 #include "lessons/13_operators_and_types/pack_fold.cuh"
 
 RL_NAMESPACE_BEGIN
@@ -69,9 +66,11 @@ __device__ __forceinline__ typename Op::Acc thread_fold(const T* in, std::uint64
   typename Op::Acc acc = Fold::finish(state, in);
   // Head and tail through the full combine, which holds in any order.
   const std::uint64_t tail = head + packs * K;
-  // TODO(student): thread t < head folds element in[t] into acc, and thread t < n - tail folds element
-  //   in[tail + t]: widen it (Widen<T>::from), make it a partial with Op::transform(value, its index),
-  //   and join it to acc with Op::combine.
+  // TODO(student) (graded with the finish in reduce_op below): the elements the packs above leave out:
+  //   in[0, head), before the first 16-byte boundary, and in[tail, n), after the last whole pack, fewer
+  //   than a pack each. Each must join exactly one thread's partial `acc`, once, through the operator
+  //   alone and with its own index in the input (argmax and argmin report it), so that the code serves
+  //   every operator on every type. Nothing at or past in[n] may be read.
   (void)tail;
   return acc;
 }
@@ -92,49 +91,22 @@ __global__ void __launch_bounds__(Block, 2) reduce_op(const T* in, std::uint64_t
   }
   __syncthreads();  // also separates the two block_reduce calls
   if (!is_last) return;
-  // TODO(student): the last block finishes through Op: thread t starts from Op::identity() and combines
-  //   the partials t, t + Block, ... (read with load_l2); then every thread of the block calls
-  //   block_reduce<Op, Block> (a fixed tree: the same bits every run), and thread 0 writes
-  //   Op::finish(total, n) to out[0].
+  // TODO(student): the finish. Only the last block gets here, and each block's partial (one Op::Acc,
+  //   written and fenced by thread 0 of that block, on any SM) is in partials[0, gridDim.x). Combine them
+  //   all, through the operator alone, into the answer at out[0], in its final form (a mean, not a sum; a
+  //   variance, not M2), in an order that depends only on the grid, never on which block came last: the
+  //   same bits every run. Every thread of the block reaches every barrier.
+  //   Graded (`bash lessons/grade.sh 13`): every operator (sum, max, min, mean, variance, argmax,
+  //   argmin) on every type (float32, float64, float16, bfloat16, int32) at n = 1, 31, 33, 255, 257,
+  //   1000, 65537 and 2^18+3 from a 16-byte boundary, and at n = 1000 and 20005 from one element past
+  //   it (a head of scalars); the larger n take several blocks of several loads a thread. The input
+  //   is seeded values with (from n = 16) the largest planted at four places and the smallest at four
+  //   others, two of each at neighbouring indices: argmax and argmin must return the lowest index.
+  //   Each result is checked against the CPU reference: max, min, argmax and argmin (value and index)
+  //   and int32 sums exactly, every other sum, mean and variance within the rounding bound of the
+  //   plan's longest chain of combines. out[0] is poisoned (each byte 0xFF) before every run, so a
+  //   finish that writes nothing fails. Each case runs once, threads in lane order.
   (void)out;
-}
-
-inline constexpr unsigned ops_block = 512;            // 4 blocks a full SM: finer steps where registers limit occupancy
-inline constexpr unsigned ops_packs_per_thread = 4;   // below this many a block is not worth launching
-
-// The persistent grid: as many blocks as fit on the GPU at once (asked of the compiled kernel, since
-// the accumulator's registers decide it), no more than the input can feed.
-template <class Op, class T>
-unsigned ops_grid(std::uint64_t n, const DeviceShape& s) {
-  std::uint64_t per_sm = s.max_threads_per_sm / ops_block;
-#if defined(__CUDACC__)
-  int fit = 0;
-  RL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, reduce_op<Op, T, ops_block>, ops_block, 0));
-  per_sm = fit > 0 ? static_cast<std::uint64_t>(fit) : 1;
-#endif
-  const std::uint64_t useful = ceil_div(n > 0 ? n : 1, std::uint64_t{ops_block} * ops_packs_per_thread * pack_size<T>);
-  return static_cast<unsigned>(std::min<std::uint64_t>(s.sm_count * per_sm, useful));
-}
-
-template <class Op, class T>
-std::size_t ops_scratch_bytes(std::uint64_t n, const DeviceShape& s) {
-  return ops_grid<Op, T>(n, s) * sizeof(typename Op::Acc);
-}
-
-// Reduces n elements at device address `in` into one Op::Out at `out`; scratch holds the partials.
-template <class Op, class T>
-void reduce_with(const T* in, std::uint64_t n, void* scratch, typename Op::Out* out, const DeviceShape& s, void* stream) {
-  launch("reduce_op", reduce_op<Op, T, ops_block>, dim3(ops_grid<Op, T>(n, s)), dim3(ops_block), 0, stream, in, n,
-         static_cast<typename Op::Acc*>(scratch), out);
-}
-
-// The longest chain of combines from one input to the result: a thread's packs, one pack's own chain
-// (at most K: variance adds its K in a row), head and tail, two block trees, the finish's run.
-template <class Op, class T>
-std::uint64_t ops_depth(std::uint64_t n, const DeviceShape& s) {
-  const std::uint64_t grid = ops_grid<Op, T>(n, s);
-  const std::uint64_t per_thread = ceil_div(n, grid * ops_block * pack_size<T>);
-  return per_thread + pack_size<T> + 2 + 2 * summation_depth(ops_block, 0) + ceil_div(grid, ops_block);
 }
 
 RL_NAMESPACE_END

@@ -1,6 +1,7 @@
-// Exercise 14: the group of lanes a short row gets, and its fold. Finish group_reduce so that each
-// group of `lanes` lanes combines its own row, whatever the width the plan chose.
-// The solution is ../row_reduce.cuh; `lessons/grade.sh 14` grades this file.
+// Exercise 14: the fold of the group of lanes a short row gets. Do what the TODO(student) in
+// group_reduce asks; grade it with `bash lessons/grade.sh 14`, and when stuck ask
+// `build-student/bin/14_row_reduce --hint 1` (then 2, 3). The solution is ../row_reduce.cuh; the plan
+// that gives each row its lanes is ../plan.cuh.
 #pragma once
 // Lesson 14: many reductions at once. Each row of a row-major M x N matrix reduces to one value,
 // and the whole art is giving every row the right number of threads:
@@ -8,20 +9,16 @@
 //   medium rows -> a warp a row (the same kernel with lanes = 32);
 //   long rows   -> a block a row;
 //   few long rows -> several blocks a row, the last block of each row combining the row's partials.
-// Operators and accumulators are lesson 13's (reduce_ops.cuh), so is the block tree.
-#include <algorithm>
+// Operators and accumulators are lesson 13's (reduce_ops.cuh), so is the block tree. The kernels
+// only: the plan that picks one, and its launch, are plan.cuh's.
 #include <cstdint>
 #include <cstring>
-#include <string>
 
 #include "common/cuda_compat.h"
 #include "common/device/block_reduce.cuh"
+#include "common/device/ceil_div.cuh"
 #include "common/device/pack_load.cuh"
 #include "common/device/reduce_ops.cuh"
-#include "common/grid_size.h"
-#include "common/host/plan.h"
-#include "common/host/reference.h"
-#include "common/launch.h"
 
 RL_NAMESPACE_BEGIN
 
@@ -72,10 +69,26 @@ __device__ __forceinline__ V shuffle_xor(V v, unsigned mask, int width) {
 // lane of a group a partial of the group's row; all 32 lanes of the warp arrive here together.
 template <class Op>
 __device__ __forceinline__ typename Op::Acc group_reduce(typename Op::Acc v, unsigned lanes) {
-  // TODO(student): combine the partials of this lane's group, so that lane 0 of every group ends with
-  //   its row's value (rows_by_groups writes lane 0's): log2(lanes) levels of Op::combine with a
-  //   partner from shuffle_xor above, whose `width` keeps each exchange inside one group of `lanes`
-  //   lanes. Every lane of the warp must take part in every shuffle (its mask is the full warp).
+  // TODO(student): the group's fold. The warp holds 32 / lanes rows side by side, each in a group of
+  //   `lanes` neighbouring lanes (a power of two from 1 to 32, the same on the whole warp), and each
+  //   lane's `v` is a partial of its group's row. Return, in lane 0 of every group, the combination of
+  //   all of its group's partials and of no other group's (rows_by_groups writes lane 0's), through
+  //   the operator alone, with the same bits every run. The lanes' partials are in registers: no
+  //   shared memory. All 32 lanes of the warp are here together, rows or no rows, and every one must
+  //   take part in every exchange between lanes.
+  //   Graded (`bash lessons/grade.sh 14`): every row of M x N row-major matrices, each output against
+  //   the CPU reference. Every operator (sum, max, min, mean, variance, argmax, argmin) on float32,
+  //   float16 and int32 at 1x1, 7x1, 33x7, 257x8, 31x31, 100x33, 9x64, 5x257, 3x1000, 40x1536,
+  //   2x20000 and 1x70001, and on float64 and bfloat16 at 33x8, 6x300 and 2x9000: the plans they get
+  //   give a row groups of 1, 2, 4, 8, 16 and 32 lanes, a block, and 2 to 17 blocks. Rows that are not
+  //   a whole number of 16-byte loads take single-element loads, as do 20x8 and 3x4096 one element
+  //   past a 16-byte boundary (float32 and float16; sum, argmax, variance). 0x10 (no rows) and 5x0
+  //   (empty rows: sum only, each 0). A row of 8 or more holds its largest value at three places, two
+  //   of them neighbours, and its smallest at three others: argmax and argmin must return the first.
+  //   Max, min, the indices and int32 sums must be exact, the rest within the rounding bound of the
+  //   plan's longest chain of combines; every output is poisoned (each byte 0xFF) before the run, so
+  //   one never written fails. On the simulator the cases up to 2^15 elements run again with each
+  //   block's threads in reverse and in shuffled order, and every output's bits must stay the same.
   (void)lanes;
   return v;
 }
@@ -173,86 +186,6 @@ __global__ void __launch_bounds__(rows_block) rows_by_split_blocks(const T* in, 
     }
     __syncthreads();  // the next item's block_reduce reuses the shared totals
   }
-}
-
-// The plan, on the host: which kernel, how many lanes or blocks a row, how many blocks in all. It is
-// chosen from the shape in 16-byte packs, so that scratch never depends on the input's alignment.
-struct RowPlan {
-  unsigned lanes = 0;    // > 0: rows_by_groups with this many lanes a row; 0: a block or more a row
-  unsigned splits = 1;   // 1: rows_by_block; more: rows_by_split_blocks with this many blocks a row
-  unsigned grid = 1;
-};
-
-template <class T>
-RowPlan rows_plan(std::uint64_t m, std::uint64_t n, bool vec, const DeviceShape& s) {
-  const std::uint64_t packs = ceil_div(n * sizeof(T), 16);
-  const std::uint64_t loads = vec ? packs : n;
-  const std::uint64_t resident_blocks = std::uint64_t{s.sm_count} * (s.max_threads_per_sm / rows_block);
-  const std::uint64_t resident_warps = resident_blocks * (rows_block / 32);
-  RowPlan p;
-  if (packs <= 256 || (packs <= 1024 && m >= resident_warps / 2)) {
-    // Group rows: up to 8 packs a lane, and enough rows to keep every warp of the GPU busy.
-    p.lanes = static_cast<unsigned>(std::min<std::uint64_t>(next_pow2(loads), 32));
-    const std::uint64_t rows_per_block = rows_block / p.lanes;
-    p.grid = static_cast<unsigned>(std::clamp<std::uint64_t>(ceil_div(m, rows_per_block), 1, resident_blocks));
-    return p;
-  }
-  // Few rows: split each across enough blocks to fill the GPU once, but give every thread at
-  // least 4 packs (fewer and the block's fixed costs outweigh its loads).
-  if (m < resident_blocks && m <= rows_ticket_capacity) {
-    const std::uint64_t want = ceil_div(resident_blocks, m);
-    const std::uint64_t worth = std::max<std::uint64_t>(1, packs / (std::uint64_t{rows_block} * 4));
-    p.splits = static_cast<unsigned>(std::min(want, worth));
-  }
-  p.grid = static_cast<unsigned>(std::clamp<std::uint64_t>(m * p.splits, 1, std::uint64_t{1} << 30));
-  return p;
-}
-
-template <class Op, class T>
-std::size_t rows_scratch_bytes(std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
-  const RowPlan p = rows_plan<T>(m, n, true, s);
-  return p.lanes == 0 && p.splits > 1 ? m * p.splits * sizeof(typename Op::Acc) : 0;
-}
-
-// Reduces each row of the m x n matrix at device address `in` into out[0, m); see row_reduce_api.h.
-template <class Op, class T>
-void rows_reduce(const T* in, std::uint64_t m, std::uint64_t n, typename Op::Out* out, void* scratch,
-                 const DeviceShape& s, void* stream) {
-  if (m == 0) return;
-  const bool vec = rows_vectorizable(in, n);
-  const RowPlan p = rows_plan<T>(m, n, vec, s);
-  auto* partials = static_cast<typename Op::Acc*>(scratch);
-  if (p.lanes > 0) {
-    if (vec) launch("rows_by_groups", rows_by_groups<Op, T, true>, dim3(p.grid), dim3(rows_block), 0, stream, in, m, n, p.lanes, out);
-    else launch("rows_by_groups", rows_by_groups<Op, T, false>, dim3(p.grid), dim3(rows_block), 0, stream, in, m, n, p.lanes, out);
-  } else if (p.splits == 1) {
-    if (vec) launch("rows_by_block", rows_by_block<Op, T, true>, dim3(p.grid), dim3(rows_block), 0, stream, in, m, n, out);
-    else launch("rows_by_block", rows_by_block<Op, T, false>, dim3(p.grid), dim3(rows_block), 0, stream, in, m, n, out);
-  } else {
-    if (vec) launch("rows_by_split_blocks", rows_by_split_blocks<Op, T, true>, dim3(p.grid), dim3(rows_block), 0, stream, in, m, n, p.splits, partials, out);
-    else launch("rows_by_split_blocks", rows_by_split_blocks<Op, T, false>, dim3(p.grid), dim3(rows_block), 0, stream, in, m, n, p.splits, partials, out);
-  }
-}
-
-template <class T>
-std::string rows_plan_text(std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
-  const RowPlan p = rows_plan<T>(m, n, n * sizeof(T) % 16 == 0, s);  // an aligned base assumed
-  if (p.lanes == 32) return "a warp a row, " + std::to_string(p.grid) + " blocks";
-  if (p.lanes > 0)
-    return std::to_string(32 / p.lanes) + " rows a warp (" + std::to_string(p.lanes) + " lanes), " +
-           std::to_string(p.grid) + " blocks";
-  if (p.splits == 1) return "a block a row, " + std::to_string(p.grid) + " blocks";
-  return std::to_string(p.splits) + " blocks a row, " + std::to_string(p.grid) + " blocks";
-}
-
-// The longest chain of combines from one input to an output (for the tolerance): a thread's loads,
-// a pack's own chain, the group or block tree(s), and the split plan's run over the partials.
-template <class Op, class T>
-std::uint64_t rows_depth(std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
-  const RowPlan p = rows_plan<T>(m, n, false, s);  // scalar loads: the longest per-thread chain
-  if (p.lanes > 0) return ceil_div(n, p.lanes) + pack_size<T> + 6;
-  return ceil_div(ceil_div(n, p.splits), rows_block) + pack_size<T> + 2 + 2 * summation_depth(rows_block, 0) +
-         ceil_div(p.splits, rows_block);
 }
 
 RL_NAMESPACE_END

@@ -1,6 +1,7 @@
-// Exercise 16: the plan. The axes are numbered and the size-1 ones dropped; order them by stride and
-// merge the neighbours that one counter can walk, so that a contiguous tensor becomes M x K.
-// The solution is ../axes_plan.cpp; `lessons/grade.sh 16` grades this file.
+// Exercise 16: the plan, host code that decides what the kernels walk. Do what the TODO(student) in
+// plan_axes asks; grade it with `bash lessons/grade.sh 16`, and when stuck ask
+// `build-student/bin/16_any_axes --hint 1` (then 2, 3). The solution is ../axes_plan.cpp; the kernels
+// that read the plan are ../any_axes.cuh, launched by ../plan.cuh.
 #include "lessons/16_any_axes/axes_plan.h"
 
 #include <algorithm>
@@ -116,13 +117,31 @@ AxesPlan plan_axes(const std::vector<std::int64_t>& sizes, const std::vector<std
     if (a.size == 1 || plan.outputs == 0 || (a.reduced && plan.reduced == 0)) continue;
     live.push_back(a);
   }
-  // TODO(student): order and merge. Sort `live` outermost first, by stride (largest first; a
-  //   broadcast axis, stride 0, walks no memory: it goes outermost; equal strides keep the caller's
-  //   order), then walk it, folding each axis into the one before it in plan.axes when both are kept
-  //   or both reduced and one step of the outer is a whole run of the inner in the input (stride),
-  //   in the output (out_stride) and in the reduced numbering (index_stride) alike: one axis of
-  //   size outer.size * inner.size with the inner's steps. Unmerged, the plan below is still right,
-  //   only slow: every kernel walks whatever axes it is given.
+  // TODO(student): order and merge. The kernels walk plan.axes with one counter an axis, the last
+  //   axis innermost, and the strategy below is read from that last axis. Fill plan.axes from `live`
+  //   so that the axes go outermost first, by stride (a broadcast axis, stride 0, walks no memory and
+  //   goes outermost; equal strides keep the caller's order), and so that there are as few as one
+  //   counter an axis allows: wherever one counter can walk two neighbours, they are one axis. A
+  //   merged axis must walk exactly the input elements, the output positions and the reduced
+  //   elements' numbers (argmax's index) that the two walked. Unmerged, the plan is still right, only
+  //   slow: every kernel walks whatever axes it is given.
+  //   Graded (`bash lessons/grade.sh 16`): first the plan itself, its merged axes (size, kept or
+  //   reduced, stride) and strategy, on 24 hand-checked layouts (contiguous tensors of rank 3, 4
+  //   and 8 over various axes, axes named out of order, transposed views, a slice with step 2, a
+  //   padded row, a broadcast axis, size-1 and size-0 axes). Then reductions made with your plan,
+  //   every output against the CPU reference, every operator (sum, max, min, mean, variance,
+  //   argmax, argmin): the rank-8 tensor 2x3x2x1x2x3x2x2 over {1,3,5,7}, none, all and {7,0}
+  //   (float32); on float32, float16 and int32, transposed and broadcast views (2x3x4 with strides
+  //   1,8,2 over {} and {0}; 3x4 with strides 1,3 over {0,1}; 5x6 with strides 0,1 over {0}), an
+  //   empty reduction (3x0x4 over {1}: sum 0, any other operator a usage error) and no outputs
+  //   (3x0x4 over {0}); the benchmark's four layouts at 4x16x4x32 over {0,2}, {1,3}, {3} and {0},
+  //   from a 16-byte boundary and one element past it; 24 random transposed tensors of rank 1 to 5
+  //   (sizes 0 and 1 included, some with gaps) over random axes; and few outputs over long
+  //   reductions, split and finished in order (3x6000 over {1}, 6000x3 over {0}, 2x40x3x50 over
+  //   {1,3}). Max, min, the indices and int32 sums must be exact, the rest within the rounding
+  //   bound of the plan's longest chain of combines. On the simulator the reductions that span up
+  //   to 2^15 elements run again with each block's threads in reverse and in shuffled order, and
+  //   every output's bits must stay the same.
   plan.axes = live;
 
   // The innermost axis decides: whoever owns stride 1 gets the coalesced loads. Reduced innermost:

@@ -1,5 +1,6 @@
-// Exercise 17: the collective. Each GPU has its partial; make every GPU hold the group's total.
-// The solution is ../collective.cuh; `lessons/grade.sh 17` grades this file (on a machine with a GPU).
+// Exercise 17: the collective. Do what the TODO(student) in all_reduce_sum asks; grade it with
+// `bash lessons/grade.sh 17` on a machine with a GPU, and when stuck ask
+// `build-student/bin/17_multi_gpu_nccl --hint 1` (then 2, 3). The solution is ../collective.cuh.
 #pragma once
 // Lesson 17's collective: after each GPU has reduced its share to one float (lesson 11's kernel),
 // one NCCL all-reduce adds those partials, and every GPU receives the total. multi_gpu.cu calls it
@@ -27,9 +28,21 @@ struct CollectivePart {
 // the host. One thread drives several GPUs here, and a collective call for one GPU waits for the
 // others': between ncclGroupStart and ncclGroupEnd, NCCL takes all the calls first, then runs them.
 inline void all_reduce_sum(const std::vector<CollectivePart>& parts) {
-  // TODO(student): inside one ncclGroupStart() / ncclGroupEnd() pair, one ncclAllReduce per part:
-  //   1 float (ncclFloat) from p.partial to p.total, summed (ncclSum), on p.comm and p.stream. Wrap
-  //   each NCCL call in RL_NCCL_CHECK. Until then no GPU's total is ever written.
+  // TODO(student): the collective. Each part's GPU has its partial, one float at p.partial, queued
+  //   on p.stream behind its local reduction. Afterwards every part's p.total must hold the sum of all
+  //   the parts' partials, the same bits on every GPU, with the work queued on each GPU's own stream
+  //   behind its local reduction, so that the host never waits in between. The parts' communicators
+  //   (p.comm) form one NCCL group, and this one host thread speaks for all of its GPUs. A failed NCCL
+  //   call must stop the program with its error, as elsewhere in the lesson
+  //   (common/backends/gpu/nccl_check.h). The lesson also calls this on two spare floats, as a barrier
+  //   between timed runs.
+  //   Graded (`bash lessons/grade.sh 17`, on a GPU only: NCCL has no simulator, so without a GPU the
+  //   grader says SKIPPED): the sum of n = 1000, 2^20+3 and 2^24+3 floats split over one GPU, then
+  //   over every visible GPU when there are several; seeded uniform data (seeds 1 and 20240601) within
+  //   the float rounding bound of the whole plan, and exact spikes (a 1 at every 256th element from a
+  //   seeded phase) to the bit, where a lost or doubled share cannot hide. Every GPU's total must be
+  //   the same bits as GPU 0's. Each total is poisoned (NaN) before the run, so on one GPU, where the
+  //   collective is a copy, a missing one still fails.
   (void)parts;
 }
 
