@@ -23,10 +23,8 @@ struct CollectivePart {
   cudaStream_t stream = nullptr;
 };
 
-// THE IDEA: one all-reduce of one float per GPU; afterwards every GPU's `total` holds the sum of all
-// partials. Each call is enqueued on its GPU's stream behind the local reduction, so nothing waits on
-// the host. One thread drives several GPUs here, and a collective call for one GPU waits for the
-// others': between ncclGroupStart and ncclGroupEnd, NCCL takes all the calls first, then runs them.
+// THE IDEA: one collective over the GPUs' partials, one float each. TODO(student): once yours works,
+// compare it with the solution's account of this idea (../collective.cuh).
 inline void all_reduce_sum(const std::vector<CollectivePart>& parts) {
   // TODO(student): the collective. Each part's GPU has its partial, one float at p.partial, queued
   //   on p.stream behind its local reduction. Afterwards every part's p.total must hold the sum of all
