@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
-#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl
+#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl bugs
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -189,6 +189,46 @@ for step in "${steps[@]}"; do
       note "lesson 17 scaling at 2^30 floats per GPU"
       $build/bin/17_multi_gpu_nccl --scaling --n-per-gpu 2^30 --reps 30 --json "$out/nccl-scaling.json" \
         2>&1 | tee "$out/nccl-scaling.log" || status=1
+      ;;
+    bugs)
+      # Lesson 18 on the GPU: every bug on the graded cases (each in a child process, stopped after
+      # 10 s without progress), under compute-sanitizer at one case, and what the simulator and the
+      # grader make of it: the table of lesson 18's README, $out/bugs.md. Then the races counted:
+      # REPEAT runs (default 20000) of each at 2^20 integers, every block's sum exact (lesson 05's README).
+      note "lesson 18: every bug on the GPU, under compute-sanitizer, and on the simulator (table: bugs.md)"
+      exe=$build/bin/18_common_bugs
+      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+      short=$(grep -oE 'H100|H200|B200|A100|L40S' <<<"$gpu" | head -1)
+      names=$("$exe" --list | awk -F'|' '/^\| [a-z_]+ +\| lesson/ { gsub(/ /, "", $2); print $2 }')
+      # One cell from a line of 18_common_bugs: after "NAME: ", without the simulator's kernel/block/thread
+      # prefix, and with no | to break the table.
+      cell() { grep -m1 "^$1[ :(]" | sed -E -e "s/^$1( \(fixed\))?: //" \
+                 -e "s/sim: kernel '[a-z_]+' block \([0-9,]+\) thread \([0-9,]+\): //" -e 's/\|/\\|/g'; }
+      table=$out/bugs.md
+      { echo "<!-- from tests/device/run.sh bugs: $gpu, $(date -u +%Y-%m-%d), $(nvcc --version | grep -oE 'release [0-9.]+' | head -1),"
+        echo "     driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1), Release build (-O3) -->"
+        echo "| bug | ${short:-GPU} result | racecheck | simulator | grader |"
+        echo "|---|---|---|---|---|"; } >"$table"
+      for name in $names; do
+        on_gpu=$("$exe" --bug "$name" --backend gpu --case-timeout 10 2>&1 | tee -a "$out/bugs.log" | cell "$name")
+        sanitizers=""
+        for tool in racecheck synccheck memcheck; do
+          result=$(sanitized $tool 300 "$exe" --bug "$name" --backend gpu --n 2^16+1 --case-timeout 30)
+          cp "$out/san.tmp" "$out/bugs-$name-$tool.log"
+          sanitizers="$sanitizers${sanitizers:+; }$tool: $result"
+        done
+        on_sim=$("$exe" --bug "$name" --backend sim --no-sim-racecheck --case-timeout 10 2>&1 | tee -a "$out/bugs.log" | cell "$name")
+        graded=$("$exe" --bug "$name" --backend sim --case-timeout 10 2>&1 | tee -a "$out/bugs.log" | cell "$name")
+        echo "| $name | $on_gpu | $sanitizers | $on_sim | $graded |" | tee -a "$table"
+      done
+      note "the races counted on the GPU (lesson 05's README)"
+      for name in missing_barrier_in_loop barrier_only_above_warp volatile_tail missing_syncwarp; do
+        "$exe" --bug "$name" --backend gpu --n 2^20 --dist integers --repeat "${REPEAT:-20000}" --case-timeout 60 2>&1 \
+          | tee -a "$out/bugs.log" | grep "^$name" | tee -a "$out/bugs-counted.txt"
+      done
+      note "every fix on the GPU"
+      "$exe" --all --fixed --backend gpu --case-timeout 60 2>&1 | tee -a "$out/bugs.log" || status=1
+      note "bugs.md"; cat "$table"
       ;;
     *)
       "$build/bin/$step" || status=1
