@@ -106,7 +106,8 @@ __global__ void never_writes_output(In<Trace> in, Out<Trace> out, std::uint64_t 
 
 // dropped_block: the kernel is right; the grid was count / per_block, rounded down, so the last,
 // partial block was never launched. THE FIX: round up (a pass over 257 values needs 2 blocks of 256).
-__host__ __device__ constexpr std::uint64_t dropped_block_grid(std::uint64_t count, std::uint64_t per_block) {
+__host__ __device__ constexpr std::uint64_t dropped_block_grid(std::uint64_t count,
+                                                               std::uint64_t per_block) {
   return (count + per_block - 1) / per_block;
 }
 template <class Trace = NoTrace>

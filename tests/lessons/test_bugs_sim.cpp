@@ -41,7 +41,8 @@ TEST_CASE("lesson 18: the plans are the catalogue's bugs, in its order", "[sim][
   }
 }
 
-TEST_CASE("lesson 18: each bug gets its class from the grader on the simulator", "[sim][grading][bugs]") {
+TEST_CASE("lesson 18: each bug gets its class from the grader on the simulator",
+          "[sim][grading][bugs]") {
   const Plans broken = bugs::broken_plans<Backend::sim>();
   for (unsigned k = 0; k < bugs::count; ++k) {
     const bugs::Bug& b = bugs::catalogue[k];
@@ -51,11 +52,13 @@ TEST_CASE("lesson 18: each bug gets its class from the grader on the simulator",
     CHECK_FALSE(g.passed);
     CHECK(bug_tag(g.bug) == b.tag);
     // The report names the catalogue's file, where the kernel is, unless the failure is a total.
-    if (b.tag == "race" || b.tag == "barrier") CHECK_THAT(g.failure, Catch::Contains("broken.cuh:"));
+    if (b.tag == "race" || b.tag == "barrier")
+      CHECK_THAT(g.failure, Catch::Contains("broken.cuh:"));
   }
 }
 
-TEST_CASE("lesson 18: every fix passes the graded cases, race-free in every thread order", "[sim][grading][bugs]") {
+TEST_CASE("lesson 18: every fix passes the graded cases, race-free in every thread order",
+          "[sim][grading][bugs]") {
   for (const Plan& p : lesson_plans<18, Backend::sim>()) {
     const Grade g = grade(p);
     INFO(p.variant << ": " << g.failure);

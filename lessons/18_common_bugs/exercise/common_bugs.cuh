@@ -119,7 +119,8 @@ __global__ void never_writes_output(In<Trace> in, Out<Trace> out, std::uint64_t 
 //   mistake in this section; `18_common_bugs --bug dropped_block` shows what it does.
 //   dropped_block_grid is how many blocks a pass over `count` values launches, `per_block` to a
 //   block (the plan launches at least one).
-__host__ __device__ constexpr std::uint64_t dropped_block_grid(std::uint64_t count, std::uint64_t per_block) {
+__host__ __device__ constexpr std::uint64_t dropped_block_grid(std::uint64_t count,
+                                                               std::uint64_t per_block) {
   return count / per_block;
 }
 template <class Trace = NoTrace>
