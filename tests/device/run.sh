@@ -205,7 +205,7 @@ for step in "${steps[@]}"; do
       cell() { grep -m1 "^$1[ :(]" | sed -E -e "s/^$1( \(fixed\))?: //" \
                  -e "s/sim: kernel '[a-z_]+' block \([0-9,]+\) thread \([0-9,]+\): //" -e 's/\|/\\|/g'; }
       table=$out/bugs.md
-      { echo "<!-- from tests/device/run.sh bugs: $gpu, $(date -u +%Y-%m-%d), $(nvcc --version | grep -oE 'release [0-9.]+' | head -1),"
+      { echo "<!-- from tests/device/run.sh bugs: $gpu, $(date -u +%Y-%m-%d), CUDA $( (nvcc --version || /usr/local/cuda/bin/nvcc --version) 2>/dev/null | grep -oE 'release [0-9.]+' | head -1),"
         echo "     driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1), Release build (-O3) -->"
         echo "| bug | ${short:-GPU} result | racecheck | simulator | grader |"
         echo "|---|---|---|---|---|"; } >"$table"
