@@ -83,12 +83,13 @@ function(reducelab_exercise_object target kernel)
   set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES 90-real)
 endfunction()
 
-# reducelab_add_lesson(NUMBER 3 SLUG sequential_addressing KERNEL sequential_addressing.cuh)
+# reducelab_add_lesson(NUMBER 3 SLUG sequential_addressing KERNEL sequential_addressing.cuh [SIDE])
 # Lessons 01-12: compiles the lesson's plan.cu twice, by nvcc for the GPU (where CUDA is found) and
 # by g++ for the simulator, each into an object library; links both into the executable NN_slug with
-# main.cpp, and records them so that the runner and the tests can link every lesson.
+# main.cpp, and records them so that the runner and the tests can link every lesson. SIDE: a side
+# lesson (18), built the same way but not recorded: it is no rung of the ladder.
 function(reducelab_add_lesson)
-  cmake_parse_arguments(L "" "NUMBER;SLUG;KERNEL" "" ${ARGN})
+  cmake_parse_arguments(L "SIDE" "NUMBER;SLUG;KERNEL" "" ${ARGN})
   math(EXPR tens "${L_NUMBER} / 10")
   math(EXPR ones "${L_NUMBER} % 10")
   set(nn "${tens}${ones}")
@@ -119,7 +120,9 @@ function(reducelab_add_lesson)
   add_executable(${nn}_${L_SLUG} main.cpp)
   target_link_libraries(${nn}_${L_SLUG} PRIVATE ${objects} reducelab_harness reducelab_warnings)
   set_target_properties(${nn}_${L_SLUG} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
-  set_property(GLOBAL APPEND PROPERTY REDUCELAB_LESSON_OBJECTS ${objects})
+  if(NOT L_SIDE)
+    set_property(GLOBAL APPEND PROPERTY REDUCELAB_LESSON_OBJECTS ${objects})
+  endif()
 endfunction()
 
 # Lessons 13-16 take the operator and the element type as values, so they do not fit the float-sum

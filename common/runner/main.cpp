@@ -3,6 +3,7 @@
 //   reducelab bench    every lesson over a range of sizes, with the ceiling and CUB, into one JSON file
 //   reducelab beyond   lessons 13-16 (operators and types, rows, columns, any axes): their tables, one JSON
 //   reducelab scaling  lesson 17 over 1, 2, 4, 8 GPUs (as present): local, collective, aggregate GB/s
+//   reducelab bugs     lesson 18, a side lesson: nine classic mistakes, one line each (18_common_bugs)
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -82,20 +83,28 @@ int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
   return ok ? exit_ok : exit_failed;
 }
 
-// Lesson 17 is its own program (it links NCCL); the runner hands its arguments on to it, from the
-// folder the runner itself is in.
-int scaling(const char* self, const std::vector<std::string>& args) {
-  const auto exe = std::filesystem::absolute(self).parent_path() / "17_multi_gpu_nccl";
-  if (!std::filesystem::exists(exe))
-    throw UsageError("scaling: lesson 17 was not built here (it needs NCCL, which configure did not find)");
-  std::vector<std::string> argv_strings{exe.string(), "--scaling"};
+// Lessons 17 and 18 are programs of their own (17 links NCCL; 18 is not a rung of the ladder); the
+// runner hands its arguments on to one, from the folder the runner itself is in.
+int hand_on(const char* self, const std::string& lesson, const std::vector<std::string>& first,
+            const std::vector<std::string>& args) {
+  const auto exe = std::filesystem::absolute(self).parent_path() / lesson;
+  if (!std::filesystem::exists(exe)) throw UsageError(lesson + " was not built here");
+  std::vector<std::string> argv_strings{exe.string()};
+  argv_strings.insert(argv_strings.end(), first.begin(), first.end());
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_strings) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::cout.flush();
   ::execv(exe.c_str(), argv.data());
-  throw std::runtime_error("scaling: cannot start " + exe.string());
+  throw std::runtime_error("cannot start " + exe.string());
+}
+
+int scaling(const char* self, const std::vector<std::string>& args) {
+  const auto exe = std::filesystem::absolute(self).parent_path() / "17_multi_gpu_nccl";
+  if (!std::filesystem::exists(exe))
+    throw UsageError("scaling: lesson 17 was not built here (it needs NCCL, which configure did not find)");
+  return hand_on(self, "17_multi_gpu_nccl", {"--scaling"}, args);
 }
 
 }  // namespace
@@ -124,9 +133,14 @@ int main(int argc, char** argv) {
     auto* scaling_cmd = app.add_subcommand(
         "scaling", "lesson 17: 2^28 floats per GPU (or --n-per-gpu) on 1, 2, 4, 8 GPUs as present; --json FILE");
     scaling_cmd->allow_extras();
+    auto* bugs_cmd = app.add_subcommand(
+        "bugs", "lesson 18 (a side lesson): nine classic mistakes, on the GPU or the simulator, one line each; "
+                "its options follow (--list, --bug NAME, --fixed, --backend)");
+    bugs_cmd->allow_extras();
     if (!parse_command_line(app, argc, argv)) return exit_ok;
     if (*ladder_cmd) return ladder(ladder_options.resolve());
     if (*scaling_cmd) return scaling(argv[0], scaling_cmd->remaining());
+    if (*bugs_cmd) return hand_on(argv[0], "18_common_bugs", {}, bugs_cmd->remaining());
     if (*beyond_cmd) return run_beyond(argv[0], beyond_options);
     return bench(bench_options.resolve(), from, to, at);
   });

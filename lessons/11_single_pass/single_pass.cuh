@@ -69,10 +69,13 @@ __global__ void __launch_bounds__(Block) single_pass(In<Trace> in, Out<Trace> ou
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
-    __threadfence();  // the partial reaches L2, visible to all SMs, before the ticket says it is there
+    __threadfence();  // release: the partial is visible device-wide before the ticket says it is there
     is_last = atomicInc(&blocks_finished, gridDim.x - 1) == gridDim.x - 1;
+    if (is_last) __threadfence();  // acquire: the reads of the partials below come after the ticket
   }
-  __syncthreads();  // is_last is read by all; also ends block_sum's use of its shared words
+  // is_last is read by all, and what thread 0's acquire made visible is visible to them after the
+  // barrier; it also ends block_sum's use of its shared words.
+  __syncthreads();
   if (!is_last) return;  // the same for the whole block, so no thread skips a later barrier alone
 
   // Thread t adds partials t, t + Block, ... and block_sum combines them in a fixed tree: the order

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "common/backends/gpu/check.h"
 #include "common/backends/gpu/generate.h"
@@ -95,6 +96,7 @@ void keep_nvls_off() { setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0); }
 std::string_view collective_source() { return kernel_source; }
 
 struct MultiGpuSum::Impl {
+  const Plan* local = &single_pass();  // each GPU's reduction of its share
   unsigned ranks = 0;
   std::uint64_t n = 0;  // the whole input, over all ranks
   unsigned block = single_pass().preferred_block;
@@ -117,7 +119,7 @@ struct MultiGpuSum::Impl {
   void launch_local(Gpu& g) {
     RL_CUDA_CHECK(cudaSetDevice(g.device));
     RL_CUDA_CHECK(cudaEventRecord(g.start, g.stream));
-    single_pass().reduce({g.input, g.sums, g.share.count, block, g.scratch, g.shape, g.stream});
+    local->reduce({g.input, g.sums, g.share.count, block, g.scratch, g.shape, g.stream});
     RL_CUDA_CHECK(cudaEventRecord(g.local_done, g.stream));
   }
 
@@ -190,8 +192,12 @@ std::string new_group_id() {
   return hex;
 }
 
-MultiGpuSum::MultiGpuSum(unsigned gpus) : impl_(std::make_unique<Impl>()) {
+MultiGpuSum::MultiGpuSum(unsigned gpus, const Plan* local) : impl_(std::make_unique<Impl>()) {
   keep_nvls_off();
+  if (local) {
+    if (local->backend != Backend::gpu) throw std::invalid_argument("MultiGpuSum: the local reduction must be a GPU plan");
+    impl_->local = local;
+  }
   impl_->ranks = gpus;
   impl_->gpus.resize(gpus);
   std::vector<int> devices(gpus);
@@ -245,7 +251,7 @@ void MultiGpuSum::prepare(std::uint64_t n, std::uint64_t seed, Distribution d, u
     release_buffers(g);
     g.share = shares[g.rank];
     g.sums = allocate<float>(4, g, "four floats");
-    g.scratch = allocate<float>(single_pass().scratch_bytes(g.share.count, block, g.shape) / sizeof(float), g,
+    g.scratch = allocate<float>(impl_->local->scratch_bytes(g.share.count, block, g.shape) / sizeof(float), g,
                                 "the per-block partials");
     g.input = allocate<float>(g.share.count, g, "its share of the input");
     // The GPU makes its own share: elements first .. first + count - 1 of the global input.
@@ -310,7 +316,7 @@ std::uint64_t MultiGpuSum::depth() const {
   const Gpu& g = impl_->gpus.front();
   std::uint64_t deepest = 0;
   for (const Share& s : split_evenly(impl_->n, impl_->ranks))
-    deepest = std::max(deepest, single_pass().depth(s.count, impl_->block, g.shape));
+    deepest = std::max(deepest, impl_->local->depth(s.count, impl_->block, g.shape));
   return deepest + impl_->ranks;
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/host/plan.h"
 #include "common/host/stats.h"
 #include "common/input_value.h"
 #include "lessons/17_multi_gpu_nccl/split.h"
@@ -41,8 +42,10 @@ struct Measurement {
 
 class MultiGpuSum {
  public:
-  // One process drives GPUs 0 .. gpus-1 (ncclCommInitAll).
-  explicit MultiGpuSum(unsigned gpus);
+  // One process drives GPUs 0 .. gpus-1 (ncclCommInitAll). `local`: each GPU's reduction of its share,
+  // a GPU plan; lesson 11's single pass unless given (the tests give one that drops a block). It must
+  // outlive the group.
+  explicit MultiGpuSum(unsigned gpus, const Plan* local = nullptr);
   // This process is rank `rank` of `ranks` processes and drives GPU `rank` (ncclCommInitRank).
   MultiGpuSum(unsigned rank, unsigned ranks, const std::string& group_id);
   ~MultiGpuSum();

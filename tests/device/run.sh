@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
-#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl
+#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl bugs
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,6 +14,22 @@ steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=(build test sanitize ladder)
 status=0
 note() { printf '\n== %s ==\n' "$*"; }
+# sanitized TOOL TIMEOUT_S COMMAND...: runs COMMAND under compute-sanitizer's TOOL (children too: lesson
+# 18 runs each kernel in a child process), its log in $out/san.tmp, and prints one table cell: "clean",
+# the tool's summary lines ("1 error", "3 hazards displayed (3 errors, 0 warnings)"), or "no result
+# in S s". Returns 0 only when the tool found nothing.
+sanitized() {
+  local tool=$1 limit=$2 rc cell
+  shift 2
+  timeout -k 10 "$limit" compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 3 "$@" \
+    >"$out/san.tmp" 2>&1
+  rc=$?
+  if [ $rc -eq 0 ]; then echo clean; return 0; fi
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo "no result in $limit s"; return 1; fi
+  cell=$(grep -oE "(ERROR|RACECHECK) SUMMARY: .*" "$out/san.tmp" | sed -E 's/^[A-Z]+ SUMMARY: //' | sort -u | paste -sd';' -)
+  echo "${cell:-exit code $rc}"
+  return 1
+}
 # PyTorch's times (lessons 14-16's x torch) into $out/torch.json.
 torch_baselines() {
   note "torch baselines (torch.sum, L2 flushed, median of 60): torch.json"
@@ -42,8 +58,21 @@ for step in "${steps[@]}"; do
       $build/tests/lesson_gpu_tests 2>&1 | tail -4
       ;;
     sanitize)
-      note "compute-sanitizer: memcheck, racecheck, synccheck on every lesson at N = 2^20+7"
+      # The table the lesson READMEs cite: $out/sanitizers.md, to be committed as
+      # assets/results/<device>-sanitizers.md (h100-sanitizers.md for the H100).
+      note "compute-sanitizer: memcheck, racecheck, synccheck on every lesson at N = 2^20+7 (table: sanitizers.md)"
       # SANITIZE="13 16": only those lessons.
+      table=$out/sanitizers.md
+      { echo "# compute-sanitizer on the $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+        echo
+        echo "Written by \`bash tests/device/run.sh sanitize\` on $(date -u +%Y-%m-%d) ($(compute-sanitizer --version | grep -m1 -oE 'Version [0-9.]+' || echo 'compute-sanitizer'),"
+        echo "driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)): each lesson's executable with \`--check-only\` at"
+        echo "N = 2^20+7 (lessons 14 and 15 at one shape of each plan, lesson 16 at a 4-d tensor over four axis sets, lesson"
+        echo "18 its fixed kernels: \`--all --fixed\`), under each tool with \`--error-exitcode 3\`. A cell is \`clean\` or the"
+        echo "tool's own summary. Lesson 18's broken kernels are in [its README](../../lessons/18_common_bugs/README.md)."
+        echo
+        echo "| lesson | memcheck | racecheck | synccheck |"
+        echo "|---|---|---|---|"; } >"$table"
       for exe in $build/bin/[0-9][0-9]_*; do
         [ "$(basename "$exe")" = 17_multi_gpu_nccl ] && continue  # NCCL's own kernels are not ours to sanitize
         nn=$(basename "$exe" | cut -c1-2)
@@ -56,15 +85,21 @@ for step in "${steps[@]}"; do
           # Lesson 16: both kernels, split and unsplit, packed and scalar, and a transposed view.
           16) args=(--shape 6,40,5,36 --axes 0,2 --axes 1,3 --axes 3 --axes 0 --ops sum,argmax,variance
                     --types float32,float16 --check-only) ;;
+          # Lesson 18: its fixed kernels, each in its own child process (its broken ones: step bugs).
+          18) args=(--all --fixed --backend gpu --n 2^20+7) ;;
         esac
+        row="| $(basename "$exe") |"
         for tool in memcheck racecheck synccheck; do
-          if compute-sanitizer --tool $tool --error-exitcode 3 "$exe" "${args[@]}" >"$out/san.tmp" 2>&1; then
+          if cell=$(sanitized $tool 900 "$exe" "${args[@]}"); then
             printf '%-32s %-10s clean\n' "$(basename "$exe")" "$tool"
           else
-            printf '%-32s %-10s FAILED\n' "$(basename "$exe")" "$tool"; tail -20 "$out/san.tmp"; status=1
+            printf '%-32s %-10s FAILED: %s\n' "$(basename "$exe")" "$tool" "$cell"; tail -20 "$out/san.tmp"; status=1
           fi
+          row="$row $cell |"
         done
+        echo "$row" >>"$table"
       done
+      note "sanitizers.md"; cat "$table"
       ;;
     ladder)
       for n in 2^20 2^24 2^28; do
@@ -154,6 +189,46 @@ for step in "${steps[@]}"; do
       note "lesson 17 scaling at 2^30 floats per GPU"
       $build/bin/17_multi_gpu_nccl --scaling --n-per-gpu 2^30 --reps 30 --json "$out/nccl-scaling.json" \
         2>&1 | tee "$out/nccl-scaling.log" || status=1
+      ;;
+    bugs)
+      # Lesson 18 on the GPU: every bug on the graded cases (each in a child process, stopped after
+      # 10 s without progress), under compute-sanitizer at one case, and what the simulator and the
+      # grader make of it: the table of lesson 18's README, $out/bugs.md. Then the races counted:
+      # REPEAT runs (default 20000) of each at 2^20 integers, every block's sum exact (lesson 05's README).
+      note "lesson 18: every bug on the GPU, under compute-sanitizer, and on the simulator (table: bugs.md)"
+      exe=$build/bin/18_common_bugs
+      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+      short=$(grep -oE 'H100|H200|B200|A100|L40S' <<<"$gpu" | head -1)
+      names=$("$exe" --list | awk -F'|' '/^\| [a-z_]+ +\| lesson/ { gsub(/ /, "", $2); print $2 }')
+      # One cell from a line of 18_common_bugs: after "NAME: ", without the simulator's kernel/block/thread
+      # prefix, and with no | to break the table.
+      cell() { grep -m1 "^$1[ :(]" | sed -E -e "s/^$1( \(fixed\))?: //" \
+                 -e "s/sim: kernel '[a-z_]+' block \([0-9,]+\) thread \([0-9,]+\): //" -e 's/\|/\\|/g'; }
+      table=$out/bugs.md
+      { echo "<!-- from tests/device/run.sh bugs: $gpu, $(date -u +%Y-%m-%d), CUDA $( (nvcc --version || /usr/local/cuda/bin/nvcc --version) 2>/dev/null | grep -oE 'release [0-9.]+' | head -1),"
+        echo "     driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1), Release build (-O3) -->"
+        echo "| bug | ${short:-GPU} result | racecheck | simulator | grader |"
+        echo "|---|---|---|---|---|"; } >"$table"
+      for name in $names; do
+        on_gpu=$("$exe" --bug "$name" --backend gpu --case-timeout 10 2>&1 | tee -a "$out/bugs.log" | cell "$name")
+        sanitizers=""
+        for tool in racecheck synccheck memcheck; do
+          result=$(sanitized $tool 300 "$exe" --bug "$name" --backend gpu --n 2^16+1 --case-timeout 30)
+          cp "$out/san.tmp" "$out/bugs-$name-$tool.log"
+          sanitizers="$sanitizers${sanitizers:+; }$tool: $result"
+        done
+        on_sim=$("$exe" --bug "$name" --backend sim --no-sim-racecheck --case-timeout 10 2>&1 | tee -a "$out/bugs.log" | cell "$name")
+        graded=$("$exe" --bug "$name" --backend sim --case-timeout 10 2>&1 | tee -a "$out/bugs.log" | cell "$name")
+        echo "| $name | $on_gpu | $sanitizers | $on_sim | $graded |" | tee -a "$table"
+      done
+      note "the races counted on the GPU (lesson 05's README)"
+      for name in missing_barrier_in_loop barrier_only_above_warp volatile_tail missing_syncwarp; do
+        "$exe" --bug "$name" --backend gpu --n 2^20 --dist integers --repeat "${REPEAT:-20000}" --case-timeout 60 2>&1 \
+          | tee -a "$out/bugs.log" | grep "^$name" | tee -a "$out/bugs-counted.txt"
+      done
+      note "every fix on the GPU"
+      "$exe" --all --fixed --backend gpu --case-timeout 60 2>&1 | tee -a "$out/bugs.log" || status=1
+      note "bugs.md"; cat "$table"
       ;;
     *)
       "$build/bin/$step" || status=1

@@ -1,14 +1,31 @@
-// The dropped-block plan of dropped_block.h: compiled by nvcc into the GPU suite and by g++ (through
+// The dropped-block plans of dropped_block.h: compiled by nvcc into the GPU suites and by g++ (through
 // dropped_block_sim.cpp) into the simulator suite, as a lesson's plan.cu is.
+#include <stdexcept>
+#include <string>
+
+#include "common/block_dispatch.h"
 #include "common/grid_size.h"
 #include "common/launch.h"
 #include "lessons/03_sequential_addressing/sequential_addressing.cuh"
+#include "lessons/07_multiple_elements_per_thread/multiple_elements_per_thread.cuh"
 #include "tests/lessons/dropped_block.h"
+
+// Lesson 11's header defines its ticket counter, a __device__ variable, which lesson 11's own plan
+// (linked into the same programs) defines too. Included in an inline namespace of this file's own,
+// every name it defines here (the counter, the kernels) is a symbol apart from lesson 11's.
+#undef RL_BACKEND_NS
+#if defined(__CUDACC__)
+#define RL_BACKEND_NS backend_gpu_dropped_block
+#else
+#define RL_BACKEND_NS backend_sim_dropped_block
+#endif
+#include "lessons/11_single_pass/single_pass.cuh"
 
 RL_NAMESPACE_BEGIN
 namespace {
 
-void reduce(const ReduceCall& c) {
+// Lesson 03: each pass's blocks turn 256 values into one partial, until one block is left.
+void reduce_03(const ReduceCall& c) {
   const unsigned block = c.block;
   float* regions[2] = {static_cast<float*>(c.scratch), static_cast<float*>(c.scratch) + ceil_div(c.n, block)};
   const float* from = c.in;
@@ -24,21 +41,90 @@ void reduce(const ReduceCall& c) {
   }
 }
 
+// Lesson 07: a persistent grid leaves one partial per block, then one block sums them.
+constexpr unsigned items_07 = 2;  // lesson 07's plan.cu
+void reduce_07(const ReduceCall& c) {
+  with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
+    const Passes passes = persistent_passes(c, items_07);
+    for (unsigned k = 0; k < passes.count; ++k) {
+      Pass pass = passes.pass[k];
+      if (k == 1) pass.count -= 1;  // THE MISTAKE: the last block's partial is left out
+      launch("multiple_elements_per_thread", multiple_elements_per_thread<Block, NoTrace>, dim3(pass.blocks),
+             dim3(Block), Block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
+    }
+  });
+}
+
+// Lesson 11's single_pass, its finish one partial short.
+template <unsigned Block>
+__global__ void __launch_bounds__(Block) single_pass_dropping_one(In<NoTrace> in, Out<NoTrace> out, std::uint64_t n,
+                                                                   Out<NoTrace> partials) {
+  const float sum = block_sum<Block, NoTrace>(thread_sum_vectorized<Block, 4, QuadOrder::interleaved, NoTrace>(in, n));
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = sum;
+    __threadfence();
+    is_last = atomicInc(&blocks_finished, gridDim.x - 1) == gridDim.x - 1;
+    if (is_last) __threadfence();
+  }
+  __syncthreads();
+  if (!is_last) return;
+  float total = 0.0f;
+  for (unsigned b = threadIdx.x; b + 1 < gridDim.x; b += Block) total += __ldcg(partials + b);  // THE MISTAKE: b < gridDim.x
+  total = block_sum<Block, NoTrace>(total);
+  if (threadIdx.x == 0) out[0] = total;
+}
+
+constexpr unsigned items_11 = 16;  // lesson 11's plan.cu
+void reduce_11(const ReduceCall& c) {
+  const unsigned grid = persistent_grid(c.n, c.block, items_11, c.shape);
+  with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
+    launch("single_pass", single_pass_dropping_one<Block>, dim3(grid), dim3(Block), 0, c.stream, c.in, c.out, c.n,
+           static_cast<float*>(c.scratch));
+  });
+}
+
 }  // namespace
 RL_NAMESPACE_END
 
 namespace rl::test {
 
 template <>
-Plan dropped_block_plan<this_backend>() {
-  return {.lesson = 3,
-          .slug = "sequential_addressing",
-          .title = "Sequential addressing, one block's partial dropped",
-          .variant = "dropped_block",
-          .backend = this_backend,
-          .scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_scratch_bytes(n, block); },
-          .reduce = reduce,
-          .depth = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_depth(n, block); }};
+Plan dropped_block_plan<this_backend>(int lesson) {
+  Plan p{.lesson = lesson, .variant = "dropped_block", .backend = this_backend};
+  switch (lesson) {
+    case 3:
+      p.slug = "sequential_addressing";
+      p.title = "Sequential addressing, one block's partial dropped";
+      p.reduce = reduce_03;
+      p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_scratch_bytes(n, block); };
+      p.depth = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_depth(n, block); };
+      return p;
+    case 7:
+      p.slug = "multiple_elements_per_thread";
+      p.title = "Many elements per thread, one block's partial dropped";
+      p.reduce = reduce_07;
+      p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape& s) {
+        return persistent_grid(n, block, items_07, s) * sizeof(float);
+      };
+      p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {
+        return persistent_depth(n, block, persistent_grid(n, block, items_07, s), block);
+      };
+      return p;
+    case 11:
+      p.slug = "single_pass";
+      p.title = "Single pass, the last block's finish one partial short";
+      p.reduce = reduce_11;
+      p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape& s) {
+        return persistent_grid(n, block, items_11, s) * sizeof(float);
+      };
+      p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {  // lesson 11's plan.cu
+        const std::uint64_t g = persistent_grid(n, block, items_11, s);
+        return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) + ceil_div(g, block);
+      };
+      return p;
+  }
+  throw std::invalid_argument("dropped_block_plan: no dropped-block plan for lesson " + std::to_string(lesson));
 }
 
 }  // namespace rl::test

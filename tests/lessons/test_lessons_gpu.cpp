@@ -88,10 +88,10 @@ TEST_CASE("lessons 07 to 12 are right past 2^31 elements (64-bit indexing)", "[g
 }
 
 // The graded spike case at the sizes the tolerance cannot police (common/host/grading.h): every lesson
-// exact, and a plan that drops one block (the last 256 inputs of 2^28) caught, while on uniform data of
-// the same size its error hides inside the rounding bound.
+// exact, and a plan that drops one block caught, in each shape of plan: lesson 03's tree (the last 256
+// inputs lost), lesson 07's persistent grid and finishing block, lesson 11's single pass (a block's
+// whole share lost). On uniform data of the same size lesson 03's error hides inside the rounding bound.
 TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU", "[gpu][lessons][huge]") {
-  const Plan dropped = test::dropped_block_plan<Backend::gpu>();
   for (const std::uint64_t n : {std::uint64_t{1} << 28, (std::uint64_t{1} << 31) + 17}) {
     const GradeCase spikes{n, 256, grade_seeds[0], Distribution::spikes, true};
     RunOptions o;
@@ -107,12 +107,16 @@ TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU"
       INFO("lesson " << r.lesson << " " << r.variant << " n=" << n << ": " << f.value_or(Failure{}).why);
       CHECK_FALSE(f);
     }
-    const CaseResult lost = session.run(dropped, 256, false);
-    const auto f = diagnose(lost, spikes);
-    INFO("dropped block, n=" << n << ": got " << lost.check.got << " of " << lost.check.reference.sum);
-    REQUIRE(f);
-    CHECK(f->bug == BugClass::lost_input);
-    CHECK_THAT(f->why, Catch::Contains("short by 1"));
+    for (const int lesson : {3, 7, 11}) {
+      const CaseResult lost = session.run(test::dropped_block_plan<Backend::gpu>(lesson), 256, false);
+      const auto f = diagnose(lost, spikes);
+      INFO("lesson " << lesson << " dropped block, n=" << n << ": got " << lost.check.got << " of "
+                     << lost.check.reference.sum << ": " << f.value_or(Failure{}).why);
+      REQUIRE(f);
+      CHECK(f->bug == BugClass::lost_input);
+      CHECK_THAT(f->why, Catch::Contains(lesson == 3 ? "short by 1:" : "short by "));
+      WARN("lesson " << lesson << ", one block dropped, n=" << n << ": " << f->why);
+    }
   }
   // What the old check saw at 2^28: uniform data, the rounding bound. Reported, not asserted: whether a
   // block's 256 values sum to more than the bound depends on the seed (it almost never does).
@@ -120,7 +124,7 @@ TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU"
   o.seed = grade_seeds[0];
   Session session(gpu(), o);
   session.prepare(std::uint64_t{1} << 28);
-  const CaseResult hidden = session.run(dropped, 256, false);
+  const CaseResult hidden = session.run(test::dropped_block_plan<Backend::gpu>(3), 256, false);
   WARN("uniform 2^28, one block dropped: |error| " << std::abs(hidden.check.got - hidden.check.reference.sum)
                                                    << (hidden.check.verified ? " within" : " outside")
                                                    << " the tolerance " << hidden.check.tolerance);

@@ -13,6 +13,7 @@
 
 #include "common/host/reference.h"
 #include "lessons/17_multi_gpu_nccl/multi_gpu.h"
+#include "tests/lessons/dropped_block.h"
 
 using namespace rl;
 
@@ -91,6 +92,23 @@ TEST_CASE("a lost block or GPU share cannot hide in the split: exact spikes", "[
     INFO("n=" << n << " total=" << multi.total << " reference=" << ref.sum);
     CHECK(multi.tolerance == 0.0);
     CHECK(double{multi.total} == ref.sum);
+  }
+}
+
+TEST_CASE("a GPU whose local reduction drops a block fails the exact spikes", "[nccl][large]") {
+  // The same sizes with lesson 11's dropped-block plan on every GPU (tests/lessons/dropped_block.h):
+  // each GPU's last block's share is lost, so the total is short by whole spikes on every GPU's part,
+  // while the collective adds what it is given. The check above must see it.
+  const Plan dropped = test::dropped_block_plan<Backend::gpu>(11);
+  for (const std::uint64_t n : {(std::uint64_t{1} << 28) + 5, (std::uint64_t{1} << 31) + 17}) {
+    const Reference ref = reference_of_stream(77, Distribution::spikes, 0, n);
+    MultiGpuSum group(gpus(), &dropped);
+    const Sum multi = sum_on(group, n, Distribution::spikes, ref);
+    INFO("n=" << n << " total=" << multi.total << " reference=" << ref.sum);
+    CHECK(multi.tolerance == 0.0);
+    CHECK(double{multi.total} < ref.sum);
+    WARN(gpus() << " GPUs, each dropping one block, n=" << n << ": total " << multi.total << ", exactly "
+                << ref.sum << ", short by " << ref.sum - multi.total);
   }
 }
 

@@ -84,7 +84,9 @@ __global__ void __launch_bounds__(Block) single_pass(In<Trace> in, Out<Trace> ou
   //   simulator the cases up to 2^16+1 run again with each block's threads in reverse and in shuffled
   //   order: a result that needs lane order fails. Every case is a new launch in the same process, and
   //   the simulator runs blocks on several host threads at once; a missing memory fence goes unseen
-  //   there (its memory is the host's, coherent), but a GPU may then read a stale partial.
+  //   there (its memory is the host's, coherent), but a GPU may then read a stale partial. Visibility
+  //   takes ordering on both sides: each writer's partial before its signal, and the last block's
+  //   reads after the signal it received.
   (void)sum, (void)partials, (void)out;
 }
 

@@ -1,0 +1,90 @@
+// Lesson 18's launch plans: every kernel of broken.cuh (the bugs) and of common_bugs.cuh (the kernels
+// this build grades: the fixes, or in a student build the student's), each as lesson 03 launches its
+// tree. main.cpp -> lesson_plans<18, backend>() and bugs::broken_plans<backend>() at the end of this
+// file, which CMake compiles twice: by nvcc for the GPU and by g++ for the simulator.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "common/plan_entry.h"
+#include "lessons/18_common_bugs/broken.cuh"
+#include "lessons/18_common_bugs/bugs.h"
+#include "lessons/18_common_bugs/common_bugs.cuh"
+
+RL_NAMESPACE_BEGIN
+namespace {
+
+using Kernel = void (*)(In<NoTrace>, Out<NoTrace>, std::uint64_t);
+using Grid = std::uint64_t (*)(std::uint64_t count, std::uint64_t per_block);
+
+// The grid of every pass but dropped_block's: rounded up, so the last, partial block runs too.
+std::uint64_t rounded_up(std::uint64_t count, std::uint64_t per_block) {
+  return ceil_div(count, per_block);
+}
+
+// Lesson 03's passes (tree_passes, common/grid_size.h): each block turns `block` values into one
+// partial, and the kernel runs again over the partials until one block writes out. The blocks a pass
+// launches are grid(count, block), at least one; for every kernel but dropped_block, rounded up.
+//   kernel<<<max(1, grid(n, block)), block, block * sizeof(float), stream>>>(in, partials, n);  ...
+template <Kernel K, Grid G, unsigned Bug>
+void reduce(const ReduceCall& c) {
+  // The kernel's name in a report (a string literal, so data() ends with its 0).
+  const char* name = bugs::catalogue[Bug].name.data();
+  float* regions[2] = {static_cast<float*>(c.scratch),
+                       static_cast<float*>(c.scratch) + ceil_div(c.n, c.block)};
+  const float* in = c.in;
+  std::uint64_t count = c.n;
+  for (unsigned k = 0;; ++k) {
+    const std::uint64_t blocks = std::max<std::uint64_t>(1, G(count, c.block));
+    // A grid function gone wrong (a student's dropped_block_grid) must not loop or launch forever.
+    if (k == 16 || (blocks > 1 && blocks >= count) || blocks > 2147483647u)
+      throw std::runtime_error("lesson 18: a pass over " + std::to_string(count) +
+                               " values asked for " + std::to_string(blocks) + " blocks of " +
+                               std::to_string(c.block) +
+                               ": a pass must launch fewer blocks than it has values");
+    float* out = blocks == 1 ? c.out : regions[k % 2];
+    launch(name, K, dim3(static_cast<unsigned>(blocks)), dim3(c.block), c.block * sizeof(float),
+           c.stream, in, out, count);
+    if (blocks == 1) return;
+    in = out;
+    count = blocks;
+  }
+}
+
+// Bug number `bug` of the catalogue, which must be the one named: the kernels are listed by name.
+Plan plan_of(unsigned bug, std::string_view name, std::string_view source, ReduceFunction reduce) {
+  if (bugs::catalogue[bug].name != name)
+    throw std::logic_error("lesson 18: plan " + std::to_string(bug) + " is " + std::string(name) +
+                           ", not " + std::string(bugs::catalogue[bug].name) + " as in bugs.h");
+  Plan p = tree_plan<1>(18, "common_bugs", bugs::catalogue[bug].mistake, reduce, nullptr);
+  p.variant = name;
+  p.source = source;
+  return p;
+}
+
+// The nine reductions of one kernel file (namespace NS), in catalogue order (bugs.h).
+// clang-format off
+#define RL_LESSON18_PLANS(NS, SOURCE)                                                                                 \
+  Plans{plan_of(0, "missing_barrier_in_loop", SOURCE, reduce<NS::missing_barrier_in_loop<NoTrace>, rounded_up, 0>),   \
+        plan_of(1, "barrier_only_above_warp", SOURCE, reduce<NS::barrier_only_above_warp<NoTrace>, rounded_up, 1>),   \
+        plan_of(2, "barrier_inside_branch", SOURCE, reduce<NS::barrier_inside_branch<NoTrace>, rounded_up, 2>),       \
+        plan_of(3, "stride_never_halves", SOURCE, reduce<NS::stride_never_halves<NoTrace>, rounded_up, 3>),           \
+        plan_of(4, "reads_past_shared_memory", SOURCE, reduce<NS::reads_past_shared_memory<NoTrace>, rounded_up, 4>), \
+        plan_of(5, "never_writes_output", SOURCE, reduce<NS::never_writes_output<NoTrace>, rounded_up, 5>),           \
+        plan_of(6, "dropped_block", SOURCE, reduce<NS::dropped_block<NoTrace>, NS::dropped_block_grid, 6>),           \
+        plan_of(7, "volatile_tail", SOURCE, reduce<NS::volatile_tail<NoTrace>, rounded_up, 7>),                       \
+        plan_of(8, "missing_syncwarp", SOURCE, reduce<NS::missing_syncwarp<NoTrace>, rounded_up, 8>)}
+// clang-format on
+
+}  // namespace
+RL_NAMESPACE_END
+
+template <>
+rl::Plans rl::lesson_plans<18, rl::this_backend>() {
+  return RL_LESSON18_PLANS(graded, kernel_source);
+}
+
+template <>
+rl::Plans rl::bugs::broken_plans<rl::this_backend>() {
+  return RL_LESSON18_PLANS(broken, "lessons/18_common_bugs/broken.cuh");
+}

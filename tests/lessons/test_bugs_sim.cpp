@@ -1,0 +1,67 @@
+// Lesson 18 on the simulator, in process: each broken kernel of broken.cuh gets the bug class its
+// catalogue entry names from the grader (the race detector on, as --grade runs it), and each fix in
+// common_bugs.cuh passes every graded case, race-free in every thread order. (The hang needs the
+// watchdog's child process: the CTest tests "18 --bug NAME ..." run the executable for every bug.)
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "common/host/grading.h"
+#include "common/host/sim_bridge.h"
+#include "lessons/18_common_bugs/bugs.h"
+
+using namespace rl;
+
+namespace {
+
+// Grades one plan as `18_common_bugs --grade` does on the simulator, then puts the options back.
+Grade grade(const Plan& p) {
+  RunOptions o;
+  o.grade = true;
+  o.backend = Backend::sim;
+  apply_simulator_options(o);
+  auto device = make_sim_device();
+  const Grade g = grade_plans(*device, {p}, o, [](const std::string&) {});
+  apply_simulator_options(RunOptions{});
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("lesson 18: the plans are the catalogue's bugs, in its order", "[sim][bugs]") {
+  const Plans broken = bugs::broken_plans<Backend::sim>();
+  const Plans fixed = lesson_plans<18, Backend::sim>();
+  REQUIRE(broken.size() == bugs::count);
+  REQUIRE(fixed.size() == bugs::count);
+  for (unsigned k = 0; k < bugs::count; ++k) {
+    CHECK(broken[k].variant == bugs::catalogue[k].name);
+    CHECK(fixed[k].variant == bugs::catalogue[k].name);
+    CHECK(broken[k].source == "lessons/18_common_bugs/broken.cuh");
+    CHECK(parse_bug_tag(bugs::catalogue[k].tag));
+  }
+}
+
+TEST_CASE("lesson 18: each bug gets its class from the grader on the simulator",
+          "[sim][grading][bugs]") {
+  const Plans broken = bugs::broken_plans<Backend::sim>();
+  for (unsigned k = 0; k < bugs::count; ++k) {
+    const bugs::Bug& b = bugs::catalogue[k];
+    if (b.tag == "hang") continue;  // the executable's test: a hang needs the watchdog's child
+    const Grade g = grade(broken[k]);
+    INFO(b.name << ": [" << to_string(g.bug) << "] " << g.failure);
+    CHECK_FALSE(g.passed);
+    CHECK(bug_tag(g.bug) == b.tag);
+    // The report names the catalogue's file, where the kernel is, unless the failure is a total.
+    if (b.tag == "race" || b.tag == "barrier")
+      CHECK_THAT(g.failure, Catch::Contains("broken.cuh:"));
+  }
+}
+
+TEST_CASE("lesson 18: every fix passes the graded cases, race-free in every thread order",
+          "[sim][grading][bugs]") {
+  for (const Plan& p : lesson_plans<18, Backend::sim>()) {
+    const Grade g = grade(p);
+    INFO(p.variant << ": " << g.failure);
+    CHECK(g.passed);
+  }
+}
