@@ -99,7 +99,10 @@ __global__ void __launch_bounds__(cols_block) columns_by_chunks(const T* in, std
         __threadfence();  // this thread's partials are in L2 before the ticket below is taken
       }
       __syncthreads();  // every writer has fenced
-      if (threadIdx.x == 0) is_last = atomicInc(&cols_tickets[tile], chunks - 1) == chunks - 1;
+      if (threadIdx.x == 0) {
+        is_last = atomicInc(&cols_tickets[tile], chunks - 1) == chunks - 1;
+        if (is_last) __threadfence();  // acquire: the reads of the partials below come after the ticket
+      }
       __syncthreads();
       if (is_last) {
         // The tile's finish: row lane `lane` folds chunks lane, lane + row_lanes, ... in order, then

@@ -88,6 +88,7 @@ __global__ void __launch_bounds__(Block, 2) reduce_op(const T* in, std::uint64_t
     partials[blockIdx.x] = mine;
     __threadfence();  // the partial is visible in L2 before the ticket says so
     is_last = atomicInc(&op_blocks_finished, gridDim.x - 1) == gridDim.x - 1;
+    if (is_last) __threadfence();  // acquire: the reads of the partials below come after the ticket
   }
   __syncthreads();  // also separates the two block_reduce calls
   if (!is_last) return;

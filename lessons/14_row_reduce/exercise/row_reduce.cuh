@@ -175,6 +175,7 @@ __global__ void __launch_bounds__(rows_block) rows_by_split_blocks(const T* in, 
       partials[item] = acc;
       __threadfence();  // the partial is in L2 before the ticket says so
       is_last = atomicInc(&rows_tickets[row], splits - 1) == splits - 1;
+      if (is_last) __threadfence();  // acquire: the reads of the partials below come after the ticket
     }
     __syncthreads();  // is_last is set; also separates the two block_reduce calls
     if (is_last) {
