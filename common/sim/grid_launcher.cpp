@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include "common/sim/block_runner.h"
 #include "common/sim/stack_pool.h"
 
@@ -39,6 +41,40 @@ struct GridState {
         stop.store(true);
     }
 };
+
+// What a launch's host threads share when a kernel faults (stop_on_kernel_fault, runtime.h). Only
+// lock-free atomics and a spin lock: a signal handler uses it.
+struct FaultGate {
+    std::atomic<unsigned> running{0};  // host threads of the launch that have not stopped
+    std::atomic<bool> faulted{false};
+    std::atomic_flag lock = ATOMIC_FLAG_INIT;
+    std::uint64_t block = std::numeric_limits<std::uint64_t>::max();  // the lowest faulting block
+    const char* line = nullptr;                                        // and its report
+    std::atomic<FaultReport> report{nullptr};
+
+    void record(std::uint64_t b, const char* text) noexcept {
+        while (lock.test_and_set(std::memory_order_acquire)) {
+        }
+        if (b < block) {
+            block = b;
+            line = text;
+        }
+        lock.clear(std::memory_order_release);
+    }
+
+    // A host thread stops: after its last block, or at its fault. The last to stop after a fault
+    // reports it; every block that had started has ended by then.
+    void stopped() noexcept {
+        if (running.fetch_sub(1, std::memory_order_acq_rel) == 1 && faulted.load()) {
+            while (lock.test_and_set(std::memory_order_acquire)) {
+            }
+            report.load()(line);
+        }
+    }
+};
+
+thread_local FaultGate* t_gate = nullptr;  // the launch this host thread runs blocks of
+thread_local char t_fault_line[512];       // its fault's report; it outlives the report (the thread waits)
 
 }  // namespace
 
@@ -75,11 +111,14 @@ void run_grid(const LaunchConfig& config) {
     workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
 
     GridState state;
+    FaultGate gate;
     auto work = [&]() noexcept {
+        gate.running.fetch_add(1);  // before its first block: a fault is reported only once this thread stops
+        t_gate = &gate;
         try {
             StackPool stacks;
             BlockRunner runner(config, stacks);
-            while (!state.stop.load(std::memory_order_relaxed)) {
+            while (!state.stop.load(std::memory_order_relaxed) && !gate.faulted.load(std::memory_order_relaxed)) {
                 const std::uint64_t b = state.next.fetch_add(1, std::memory_order_relaxed);
                 if (b >= blocks) break;
                 const uint3 index{static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
@@ -92,6 +131,8 @@ void run_grid(const LaunchConfig& config) {
         } catch (...) {
             state.record(std::numeric_limits<std::uint64_t>::max(), std::current_exception());
         }
+        t_gate = nullptr;
+        gate.stopped();
     };
 
     std::vector<std::thread> pool;
@@ -109,3 +150,19 @@ void run_grid(const LaunchConfig& config) {
 }
 
 }  // namespace rl::sim::detail
+
+namespace rl::sim {
+
+bool stop_on_kernel_fault(const void* address, FaultReport report) noexcept {
+    detail::FaultGate* gate = detail::t_gate;
+    const detail::BlockRunner* runner = detail::BlockRunner::current();
+    if (gate == nullptr || runner == nullptr) return false;
+    describe_fault(address, detail::t_fault_line, sizeof detail::t_fault_line);
+    gate->record(runner->linear_block(), detail::t_fault_line);
+    gate->report.store(report);
+    gate->faulted.store(true);
+    gate->stopped();
+    for (;;) ::pause();  // the thread that reports ends the process
+}
+
+}  // namespace rl::sim
