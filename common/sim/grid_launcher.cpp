@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <exception>
 #include <limits>
@@ -73,6 +75,36 @@ struct FaultGate {
     }
 };
 
+// Progress lines (Options::progress_every_s): when the first was asked for, and when the last line
+// (or the first request) was; steady-clock nanoseconds, 0 for never.
+std::atomic<std::int64_t> progress_since{0};
+std::atomic<std::int64_t> progress_last{0};
+
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// Called by a host thread after each block: one line when it is time, by whichever thread gets there.
+void maybe_say_progress(const LaunchConfig& config, std::uint64_t done, std::uint64_t blocks) {
+    const auto every = static_cast<std::int64_t>(config.options.progress_every_s * 1e9);
+    const std::int64_t now = now_ns();
+    std::int64_t last = progress_last.load(std::memory_order_relaxed);
+    if (last == 0) {  // the first launch since progress was asked for
+        std::int64_t zero = 0;
+        progress_since.compare_exchange_strong(zero, now);
+        progress_last.compare_exchange_strong(last, now);
+        return;
+    }
+    if (now - last < every || !progress_last.compare_exchange_strong(last, now)) return;
+    const double so_far = static_cast<double>(now - progress_since.load()) / 1e9;
+    char line[256];
+    std::snprintf(line, sizeof line, "sim: still running after %.0f s: kernel '%s', block %llu of %llu (%.0f%%)\n",
+                  so_far, config.kernel_name ? config.kernel_name : "?", static_cast<unsigned long long>(done),
+                  static_cast<unsigned long long>(blocks), 100.0 * static_cast<double>(done) / static_cast<double>(blocks));
+    std::fputs(line, stderr);
+}
+
 thread_local FaultGate* t_gate = nullptr;  // the launch this host thread runs blocks of
 thread_local char t_fault_line[512];       // its fault's report; it outlives the report (the thread waits)
 
@@ -127,6 +159,7 @@ void run_grid(const LaunchConfig& config) {
                     state.record(b, std::move(e));
                     break;
                 }
+                if (config.options.progress_every_s > 0) maybe_say_progress(config, b + 1, blocks);
             }
         } catch (...) {
             state.record(std::numeric_limits<std::uint64_t>::max(), std::current_exception());
