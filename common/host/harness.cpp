@@ -127,7 +127,7 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
         const std::string kernels = plans.size() == 1 ? "kernel" : std::to_string(plans.size()) + " kernels";
         check_sim_estimate(estimate,
                            std::to_string(runs) + " runs of lesson " + nn + "'s " + kernels + " over " + size_text(n) +
-                               " elements" + (options->check_only ? "" : " (1 with --check-only)"),
+                               " elements",
                            *options, std::cout);
       }
     }

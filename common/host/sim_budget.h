@@ -29,8 +29,9 @@ struct SimCost {
   double per_element_s = 0;
 };
 
-// Times run(2^15) and run(2^17) once each and fits the line through them (the slope at least a
-// quarter of the mean cost at 2^17, so noise cannot make large sizes look free).
+// Times run(2^15) and run(2^17) once each, after an untimed run(2^15), and fits the line through
+// them (the slope at least a quarter of the mean cost at 2^17, so noise cannot make large sizes look
+// free).
 SimCost measure_sim_cost(const std::function<void(std::uint64_t elements)>& run);
 
 // The seconds of one run over `elements`, where a plan depends on more than the size (lessons 14-16:

@@ -174,9 +174,10 @@ int main(int argc, char** argv) {
     bench_set.json_required = true;
     RunOptionParser bench_options(*bench_cmd, bench_set);
     std::string from = "10", to = "28", at = "24";
-    bench_cmd->add_option("--from", from, "smallest size, as a power of two")->capture_default_str();
-    bench_cmd->add_option("--to", to, "largest size, as a power of two (at most 34)")->capture_default_str();
-    bench_cmd->add_option("--at", at, "print the ladder table at this power of two (from --from to --to)")
+    bench_cmd->add_option("--from", from, "smallest size, 2^K")->type_name("K")->capture_default_str();
+    bench_cmd->add_option("--to", to, "largest size, 2^K (K at most 34)")->type_name("K")->capture_default_str();
+    bench_cmd->add_option("--at", at, "print the ladder table at 2^K (K from --from to --to)")
+        ->type_name("K")
         ->capture_default_str();
     auto* beyond_cmd = app.add_subcommand(
         "beyond", "lessons 13-16 (operators x types, rows, columns, any axes), each at its own sizes; --json FILE");

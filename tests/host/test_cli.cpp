@@ -124,7 +124,7 @@ TEST_CASE("an output path is checked before any work, and its error names the op
   CHECK(error("cli_test_output.json") == "accepted");
 }
 
-TEST_CASE("--reps defaults to 20 on a GPU and 3 on the simulator, and is taken as given on either", "[cli]") {
+TEST_CASE("timed samples: 20 on a GPU and 3 on the simulator unless --reps, taken as given on either", "[cli]") {
   CHECK(samples(*parse({}), Backend::gpu) == 20);
   CHECK(samples(*parse({}), Backend::sim) == sim_default_reps);
   CHECK(samples(*parse({"--reps", "7"}), Backend::sim) == 7);
