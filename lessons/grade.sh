@@ -6,13 +6,16 @@
 #
 #   bash lessons/grade.sh [NN ...]                 grade the exercises in this tree (all, or lessons NN)
 #   bash lessons/grade.sh --submission DIR [NN ...]  grade one student's files (found in DIR by file name)
-#   bash lessons/grade.sh --class DIR              grade every student folder in DIR; writes DIR-results.csv
+#   bash lessons/grade.sh --class DIR [NN ...]     grade every student folder in DIR; writes DIR-results.csv
 #   bash lessons/grade.sh --self-check [NN ...]    CI: every exercise (or lessons NN) compiles, fails
 #                                                  untouched, passes solved; broken submissions diagnosed
-# Options: --case-timeout S (default 20), --backend sim|gpu, --build DIR (default build-student),
-#          --skip-solutions (self-check: leave out "passes solved", which rebuilds every lesson; CI
-#          grades the solutions in its own build instead, and the broken submissions still go
-#          through a submission folder).
+# Options: --case-timeout S (seconds, more than 0, at most 3600; default 20), --backend sim|gpu,
+#          --build DIR (default build-student), --skip-solutions (self-check: leave out "passes
+#          solved", which rebuilds every lesson; CI grades the solutions in its own build instead,
+#          and the broken submissions still go through a submission folder).
+# Under each lesson's row: the file its kernel was built from (the exercise, a submission's file, or
+# the exercise where the submission has none). Logs: BUILD/grades/LABEL/NN_slug.log, LABEL being
+# "exercises", the submission folder's name, or each student's in --class.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -25,22 +28,30 @@ self_check=0
 skip_solutions=0
 lessons=()
 die() { echo "error: $*" >&2; exit 2; }
+# value OPTION WHAT ARGS...: the value after OPTION, which must be there and not be empty.
+value() {
+  [ $# -ge 4 ] || die "$1 needs $2"
+  [ -n "$4" ] || die "$1 needs $2 (it was given an empty one)"
+}
 while [ $# -gt 0 ]; do
   case $1 in
-    --submission) [ $# -ge 2 ] || die "--submission needs a folder"; submission=$2; shift 2 ;;
-    --class) [ $# -ge 2 ] || die "--class needs a folder"; class=$2; shift 2 ;;
-    --case-timeout) [ $# -ge 2 ] || die "--case-timeout needs seconds"; timeout_s=$2; shift 2 ;;
-    --backend) [ $# -ge 2 ] || die "--backend needs sim or gpu"; backend=$2; shift 2 ;;
-    --build) [ $# -ge 2 ] || die "--build needs a folder"; build=$(realpath -m "$2"); shift 2 ;;
+    --submission) value "$1" "a folder" "$@"; submission=$2; shift 2 ;;
+    --class) value "$1" "a folder" "$@"; class=$2; shift 2 ;;
+    --case-timeout) value "$1" "seconds" "$@"; timeout_s=$2; shift 2 ;;
+    --backend) value "$1" "sim or gpu" "$@"; backend=$2; shift 2 ;;
+    --build) value "$1" "a folder" "$@"; build=$(realpath -m "$2"); shift 2 ;;
     --self-check) self_check=1; shift ;;
     --skip-solutions) skip_solutions=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    [0-9][0-9]) lessons+=("$1"); shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    [0-9][0-9]) [ -d "$(echo lessons/"$1"_*/)" ] || die "there is no lesson $1 (lessons are 01 to 17)"; lessons+=("$1"); shift ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
-[[ $timeout_s =~ ^[0-9]+([.][0-9]+)?$ ]] || die "--case-timeout must be a number of seconds (got '$timeout_s')"
+[[ $timeout_s =~ ^[0-9]+([.][0-9]+)?$ ]] || die "--case-timeout must be a number of seconds such as 20 (got '$timeout_s')"
+awk "BEGIN { exit !($timeout_s > 0) }" || die "--case-timeout must be more than 0 (got $timeout_s)"
+awk "BEGIN { exit !($timeout_s <= 3600) }" || die "--case-timeout $timeout_s is too large (at most 3600 seconds)"
 case $backend in ""|sim|gpu) ;; *) die "--backend must be sim or gpu (got '$backend')" ;; esac
+[ -z "$submission" ] || [ -z "$class" ] || die "give --submission (one student) or --class (every student), not both"
 for d in "$submission" "$class"; do
   [ -z "$d" ] || [ -d "$d" ] || die "not a folder: $d"
 done
@@ -54,7 +65,12 @@ if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export 
 # nvcc compiles the GPU side only where a GPU will run it; elsewhere the simulator grades, and the
 # build takes half the time.
 cuda=OFF
-if nvidia-smi -L >/dev/null 2>&1 && command -v nvcc >/dev/null; then cuda=ON; fi
+cuda_off_why="lessons/grade.sh found no CUDA compiler (nvcc)"
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  cuda_off_why="lessons/grade.sh builds for the simulator only where nvidia-smi finds no GPU"
+elif command -v nvcc >/dev/null; then
+  cuda=ON
+fi
 
 all_lessons() {
   for d in lessons/[0-9][0-9]_*/; do
@@ -69,26 +85,37 @@ selected() {
   done
 }
 
-# configure SUBMISSION_DIR: (re)configures the student build for these files.
+# configure SUBMISSION_DIR LABEL: (re)configures the student build for these files; its logs go to
+# BUILD/grades/LABEL/ (each student's apart from the others').
 configure() {
+  logs=$build/grades/$2
+  rm -rf "$logs"
+  mkdir -p "$logs"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDUCELAB_STUDENT=ON -DREDUCELAB_TESTS=OFF \
-    -DREDUCELAB_VIEWER=OFF -DREDUCELAB_CUDA=$cuda "-DREDUCELAB_SUBMISSION=$1" ${REDUCELAB_CMAKE_ARGS:-} \
+    -DREDUCELAB_VIEWER=OFF -DREDUCELAB_CUDA=$cuda "-DREDUCELAB_CUDA_OFF_WHY=$cuda_off_why" \
+    "-DREDUCELAB_SUBMISSION=$1" ${REDUCELAB_CMAKE_ARGS:-} \
     ${REDUCELAB_STUDENT_CXX_FLAGS:+"-DCMAKE_CXX_FLAGS_RELEASE=$REDUCELAB_STUDENT_CXX_FLAGS"} \
-    >"$build.configure.log" 2>&1 \
-    || { tail -5 "$build.configure.log" >&2; die "cannot configure the student build (see $build.configure.log)"; }
-  cmake --build "$build" --target reducelab_harness >"$build.harness.log" 2>&1 \
-    || die "the shared harness does not build (see $build.harness.log): not a student's error"
+    >"$logs/configure.log" 2>&1 \
+    || { tail -5 "$logs/configure.log" >&2; die "cannot configure the student build (see $logs/configure.log)"; }
+  cmake --build "$build" --target reducelab_harness >"$logs/harness.log" 2>&1 \
+    || die "the shared harness does not build (see $logs/harness.log): not a student's error"
+}
+
+# The file lesson NAME's kernel was built from, as configure recorded it (BUILD/kernel-sources.txt).
+kernel_source() {
+  awk -F'\t' -v name="$1" '$1 == name { print $3 " (" $2 ")"; found = 1 } END { if (!found) print "none: not in this build" }' \
+    "$build/kernel-sources.txt" 2>/dev/null
 }
 
 # grade_all LABEL: builds and grades each selected lesson; prints a table; sets passed/failed/skipped
-# and writes one "label,lesson,result,detail" row per lesson to $rows.
+# and writes one "label,lesson,result,detail,log" row per lesson to $rows. Logs in $logs (configure's).
 grade_all() {
   local label=$1 name result detail log hint targets bug
   passed=0 failed=0 skipped=0
   targets=$(cmake --build "$build" --target help 2>/dev/null)  # what this configuration can build
   printf '%-32s %-15s %s\n' "lesson" "result" "first failing case / note"
   for name in $(selected); do
-    log=$build/grade-$name.log
+    log=$logs/$name.log
     if ! grep -q "^$name: " <<<"$targets"; then
       # Not configured here: lesson 17 exists only where CUDA and NCCL were found.
       result=SKIPPED
@@ -109,8 +136,10 @@ grade_all() {
     fi
     printf '%-32s %-15s %s\n' "$name" "$result" "$detail"
     [ "$result" = FAILED ] || [ "$result" = "DOES NOT COMPILE" ] && printf '%-32s %-15s hint: %s\n' "" "" "$hint"
+    printf '%-32s %-15s kernel: %s\n' "" "" "$(kernel_source "$name")"
     case $result in PASSED) passed=$((passed + 1)) ;; SKIPPED) skipped=$((skipped + 1)) ;; *) failed=$((failed + 1)) ;; esac
-    printf '%s,%s,%s,"%s"\n' "$label" "$name" "$result" "${detail//\"/\'}" >>"$rows"
+    [ -f "$log" ] || log=""
+    printf '%s,%s,%s,"%s",%s\n' "$label" "$name" "$result" "${detail//\"/\'}" "${log#"$root"/}" >>"$rows"
   done
   local note=""
   [ $skipped -gt 0 ] && note=" ($skipped skipped: no version on this backend)"
@@ -123,7 +152,7 @@ rows=$build/grades.csv
 
 if [ $self_check -eq 1 ]; then
   # 1. Untouched, every exercise must compile and fail: none may be solved already.
-  configure ""
+  configure "" untouched
   echo "== the untouched exercises (each must fail) =="
   grade_all untouched
   [ $passed -eq 0 ] && [ $failed -gt 0 ] || die "self-check: $passed untouched exercises pass (expected none)"
@@ -139,7 +168,7 @@ if [ $self_check -eq 1 ]; then
         [ "$(basename "$f")" = HINTS.md ] || cp "lessons/$name/$(basename "$f")" "$solved/"
       done
     done
-    configure "$solved"
+    configure "$solved" solved
     echo "== the solutions, submitted as exercises (each must pass) =="
     : >"$rows"
     grade_all solved
@@ -155,7 +184,7 @@ if [ $self_check -eq 1 ]; then
     want=$(cat "$case_dir/LESSON")
     # With lessons named (--self-check 13 14), only their broken submissions.
     if [ ${#chosen[@]} -gt 0 ] && ! printf '%s\n' "${chosen[@]}" | grep -qx "$want"; then continue; fi
-    configure "$root/$case_dir"
+    configure "$root/$case_dir" "$(basename "$case_dir")"
     lessons=("$want")
     : >"$rows"
     start=$SECONDS
@@ -169,7 +198,7 @@ if [ $self_check -eq 1 ]; then
     echo "reported as expected ($(paste -sd'|' "$case_dir/EXPECT")) in $((SECONDS - start)) s"
     diagnosed=$((diagnosed + 1))
   done
-  configure ""  # leave the build as the plain student build
+  configure "" exercises  # leave the build as the plain student build
   solutions="passes with its solution"
   [ $skip_solutions -eq 1 ] && solutions="(solutions not graded here)"
   echo "self-check: every exercise compiles, fails untouched $solutions; $diagnosed broken submissions diagnosed"
@@ -178,20 +207,27 @@ fi
 
 if [ -n "$class" ]; then
   results=$(realpath -m "$class")-results.csv
-  echo "student,lesson,result,first failure" >"$results"
+  echo "student,lesson,result,first failure,log" >"$results"
   for student in "$class"/*/; do
     student=${student%/}
     echo "== $(basename "$student") =="
-    configure "$(realpath "$student")"
+    configure "$(realpath "$student")" "$(basename "$student")"
     : >"$rows"
     grade_all "$(basename "$student")"
     cat "$rows" >>"$results"
   done
-  configure ""
-  echo "class results: $results"
+  configure "" exercises
+  echo "class results: $results (each student's logs: ${build#"$root"/}/grades/STUDENT/)"
   exit 0
 fi
 
-configure "${submission:+$(realpath "$submission")}"
-grade_all "${submission:-exercises}"
+if [ -n "$submission" ]; then
+  configure "$(realpath "$submission")" "$(basename "$(realpath "$submission")")"
+  grade_all "$(basename "$(realpath "$submission")")"
+  echo "${build#"$root"/} now builds $(realpath "$submission")'s files: lessons/grade.sh without --submission, or" \
+       "cmake --preset student, builds the exercises again"
+else
+  configure "" exercises
+  grade_all exercises
+fi
 [ $failed -eq 0 ]

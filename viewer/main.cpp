@@ -2,6 +2,8 @@
 //   reducelab_viewer [--results FILE]... [--trace FILE]... [--view throughput|bars|scaling|tables|tree]
 //                    [--device NAME] [--step K] [--screenshot FILE.png] [--size WxH] [--source-root DIR]
 //                    [--measure-fps SECONDS]
+// Bad arguments (an empty value, a size out of range, a screenshot folder that does not exist) are
+// refused before a window opens, in one line starting "error:".
 // Exit status: 0; 1 when a file named (or found in assets/) failed to load, or the screenshot could
 // not be written (the window still shows, and a screenshot is still written, with the error);
 // 2 for bad arguments or no display.
@@ -13,6 +15,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <regex>
 #include <string>
@@ -41,27 +45,66 @@ std::string one_line(std::string s) {
   return s;
 }
 
+// "1280x800" into width and height: one line naming what is wrong otherwise (empty, not WxH, too
+// small, too large).
+std::string parse_window_size(const std::string& text, int& width, int& height) {
+  std::smatch m;
+  if (!std::regex_match(text, m, std::regex(R"((\d+)x(\d+))")))
+    return "--size must be WxH, e.g. 1280x800 (got '" + text + "')";
+  // More than five digits is too large whatever they are; stoi of the rest cannot overflow.
+  if (m[1].length() > 5 || m[2].length() > 5 || std::stoi(m[1]) > 8192 || std::stoi(m[2]) > 8192)
+    return "--size " + text + " is too large (at most 8192x8192)";
+  width = std::stoi(m[1]);
+  height = std::stoi(m[2]);
+  if (width < 200 || height < 150) return "--size " + text + " is too small (at least 200x150)";
+  return "";
+}
+
+// A whole number of at most `max` for `option`, or the one-line reason it is not.
+std::string parse_bounded(const std::string& text, const char* option, long max, long& value) {
+  if (!std::regex_match(text, std::regex(R"(\d+)")))
+    return std::string(option) + " must be a whole number (got '" + text + "')";
+  if (text.size() > 9 || std::stol(text) > max)
+    return std::string(option) + " " + text + " is too large (at most " + std::to_string(max) + ")";
+  value = std::stol(text);
+  return "";
+}
+
+// Where --screenshot will write, checked before a window opens: its folder must exist and be a folder.
+std::string check_screenshot_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return "--screenshot: cannot write '" + path + "': it is a folder";
+  const fs::path folder = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+  if (!fs::is_directory(folder, ec))
+    return "--screenshot: cannot write '" + path + "': the folder '" + folder.string() + "' does not exist";
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   rl::viewer::AppOptions opt;
-  std::string screenshot, size = "1280x800";
+  std::string screenshot, size = "1280x800", step_text, fps_text;
   double measure_fps = 0;
-  CLI::App cli{"ReduceLab viewer: throughput of the ladder and the recorded reduction trees"};
-  cli.add_option("--results", opt.results, "a results JSON (reducelab.results); repeatable");
-  cli.add_option("--trace", opt.traces, "a trace JSON (reducelab.trace); repeatable, two are shown side by side");
-  cli.add_option("--step", opt.step,
+  CLI::App cli{"ReduceLab viewer: throughput of the ladder and the recorded reduction trees", "reducelab_viewer"};
+  cli.add_option("--results", opt.results, "a results JSON (reducelab.results); repeatable")->type_name("FILE");
+  cli.add_option("--trace", opt.traces, "a trace JSON (reducelab.trace); repeatable, two are shown side by side")
+      ->type_name("FILE");
+  cli.add_option("--step", step_text,
                  "the step of the traces to show, from 1 (the k-th thing each thread does between two barriers, launch "
                  "by launch); default: the first step in which a thread adds")
-      ->check(CLI::PositiveNumber);
+      ->type_name("UINT");
   cli.add_option("--view", opt.view, "throughput, bars, scaling (lesson 17, several GPUs), tables (lessons 13-16) or tree")
       ->check(CLI::IsMember({"throughput", "bars", "scaling", "tables", "tree"}));
   cli.add_option("--device", opt.device, "plot this device first (a part of its name, e.g. H100)");
-  cli.add_option("--screenshot", screenshot, "render offscreen, write this PNG and exit");
-  cli.add_option("--size", size, "window size WxH (default 1280x800)");
-  cli.add_option("--source-root", opt.source_root, "where the traces' kernel sources are (default: the repository)");
-  cli.add_option("--measure-fps", measure_fps, "play the tree animation this many seconds with vsync off and print the fps")
-      ->check(CLI::Range(0.1, 600.0));
+  cli.add_option("--screenshot", screenshot, "render offscreen, write this PNG and exit")->type_name("FILE");
+  cli.add_option("--size", size, "window size WxH, from 200x150 to 8192x8192 (default 1280x800)")->type_name("WxH");
+  cli.add_option("--source-root", opt.source_root, "where the traces' kernel sources are (default: the repository)")
+      ->type_name("DIR");
+  cli.add_option("--measure-fps", fps_text,
+                 "play the tree animation this many seconds (0.1 to 600) with vsync off and print the fps")
+      ->type_name("SECONDS");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -69,14 +112,32 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << one_line(e.what()) << "\n";
     return 2;
   }
-  std::smatch m;
-  if (!std::regex_match(size, m, std::regex(R"((\d{2,5})x(\d{2,5}))"))) {
-    std::cerr << "error: --size must be WxH, e.g. 1280x800\n";
-    return 2;
+  // Every option given must have a value: `--size ''` is a mistake, not a request for the default.
+  for (const CLI::Option* o : cli.get_options())
+    for (const std::string& value : o->count() ? o->results() : std::vector<std::string>{})
+      if (value.empty()) {
+        std::cerr << "error: " << o->get_name() << " needs a value (it was given an empty one)\n";
+        return 2;
+      }
+  int width = 0, height = 0;
+  std::string bad = parse_window_size(size, width, height);
+  if (bad.empty() && !step_text.empty()) {
+    long step = 0;
+    bad = parse_bounded(step_text, "--step", 1000000000, step);
+    if (bad.empty() && step == 0) bad = "--step counts from 1 (got 0)";
+    opt.step = static_cast<int>(step);
   }
-  const int width = std::stoi(m[1]), height = std::stoi(m[2]);
-  if (width < 200 || height < 150 || width > 8192 || height > 8192) {
-    std::cerr << "error: --size must be between 200x150 and 8192x8192\n";
+  if (bad.empty() && !fps_text.empty()) {
+    char* end = nullptr;
+    measure_fps = std::strtod(fps_text.c_str(), &end);
+    if (end != fps_text.c_str() + fps_text.size() || !(measure_fps > 0))
+      bad = "--measure-fps must be a number of seconds such as 10 (got '" + fps_text + "')";
+    else if (measure_fps > 600) bad = "--measure-fps " + fps_text + " is too large (at most 600 seconds)";
+    else if (measure_fps < 0.1) bad = "--measure-fps " + fps_text + " is too small (at least 0.1 seconds)";
+  }
+  if (bad.empty() && !screenshot.empty()) bad = check_screenshot_path(screenshot);
+  if (!bad.empty()) {
+    std::cerr << "error: " << bad << "\n";
     return 2;
   }
   const bool offscreen = !screenshot.empty() || measure_fps > 0;

@@ -240,9 +240,7 @@ std::unique_ptr<Device> make_gpu_device(std::string* why_not) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {
-    if (why_not)
-      *why_not = e != cudaSuccess ? std::string("no NVIDIA GPU or driver found (CUDA says: ") + cudaGetErrorString(e) + ")"
-                                  : std::string("no NVIDIA GPU found");
+    if (why_not) *why_not = no_gpu_reason(e);
     cudaGetLastError();
     return nullptr;
   }

@@ -13,12 +13,6 @@
 namespace rl {
 namespace {
 
-std::size_t physical_memory_bytes() {
-  const long pages = sysconf(_SC_AVPHYS_PAGES);
-  const long page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
-}
-
 class SimDevice final : public Device {
  public:
   Backend backend() const override { return Backend::sim; }
@@ -28,7 +22,7 @@ class SimDevice final : public Device {
     const auto s = shape();
     return {{"name", name()}, {"simulated", true}, {"sm_count", s.sm_count}, {"modelled_on", "NVIDIA H100 (132 SMs)"}};
   }
-  std::size_t free_bytes() const override { return physical_memory_bytes(); }
+  std::size_t free_bytes() const override { return host_free_bytes(); }
 
   void* allocate(std::size_t bytes) override {
     // 256-byte alignment, as cudaMalloc gives, so vector loads behave the same on both backends.

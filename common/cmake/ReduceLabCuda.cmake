@@ -56,3 +56,17 @@ if(REDUCELAB_CUDA)
     message(STATUS "ReduceLab: no CUDA compiler found; building the host parts and the simulator only")
   endif()
 endif()
+
+# Why a build has no GPU backend, in the words its programs say it (common/backends/gpu_absent.cpp):
+# turned off, by whom when REDUCELAB_CUDA_OFF_WHY says (lessons/grade.sh where no GPU is visible), or
+# no nvcc found.
+set(REDUCELAB_CUDA_OFF_WHY "" CACHE STRING "Why REDUCELAB_CUDA is OFF, for the programs' first line (set by lessons/grade.sh)")
+if(NOT REDUCELAB_CUDA)
+  if(REDUCELAB_CUDA_OFF_WHY)
+    set(REDUCELAB_NO_GPU_WHY "${REDUCELAB_CUDA_OFF_WHY}")
+  else()
+    set(REDUCELAB_NO_GPU_WHY "it was configured with REDUCELAB_CUDA=OFF")
+  endif()
+else()
+  set(REDUCELAB_NO_GPU_WHY "no CUDA compiler (nvcc) was found when it was configured")
+endif()

@@ -9,14 +9,38 @@
 # student's file of that name; and RL_KERNEL_SOURCE names the file compiled (common/kernel_source.h).
 set_property(GLOBAL PROPERTY REDUCELAB_LESSON_OBJECTS "")
 
+# Which file each lesson's kernel came from in this build, one lesson a line (lessons/grade.sh reads
+# it): "NN_slug<TAB>solution|exercise|submission<TAB>file".
+file(WRITE "${PROJECT_BINARY_DIR}/kernel-sources.txt" "")
+
+# A submission folder is never used without saying so. Given on this configure's command line, it is
+# said once; kept from the cache of an earlier configure (a plain `cmake -B build-student` after
+# `lessons/grade.sh --submission DIR`), it is a warning that says how to go back to the exercises.
+# (`cmake --preset student` always starts from the exercises: the preset sets it empty.)
+if(REDUCELAB_SUBMISSION AND NOT REDUCELAB_STUDENT)
+  message(WARNING "REDUCELAB_SUBMISSION=${REDUCELAB_SUBMISSION} is ignored: only student mode "
+                  "(-DREDUCELAB_STUDENT=ON, or cmake --preset student) builds submissions")
+elseif(REDUCELAB_SUBMISSION)
+  if(REDUCELAB_SUBMISSION STREQUAL "${_REDUCELAB_SUBMISSION_BEFORE}")
+    message(WARNING "Student mode: grading the files in ${REDUCELAB_SUBMISSION}, as the last configure of "
+                    "${PROJECT_BINARY_DIR} did (REDUCELAB_SUBMISSION stays in its cache). "
+                    "-DREDUCELAB_SUBMISSION= builds the exercises instead.")
+  else()
+    message(STATUS "Student mode: grading the files in ${REDUCELAB_SUBMISSION} (REDUCELAB_SUBMISSION)")
+  endif()
+endif()
+set(_REDUCELAB_SUBMISSION_BEFORE "${REDUCELAB_SUBMISSION}" CACHE INTERNAL "REDUCELAB_SUBMISSION at the last configure")
+
 # Which file is lesson NN's kernel `kernel` (a name in the lesson's folder) in this build: the
 # solution; in student mode the exercise beside it, or the student's own file of that name when
 # REDUCELAB_SUBMISSION holds one. Sets ${out} to its absolute path and ${out}_source to the name
 # --grade, traces and the grader show (relative to the tree where it lies inside it).
 function(reducelab_lesson_kernel out kernel nn)
   set(chosen "${CMAKE_CURRENT_SOURCE_DIR}/${kernel}")
+  set(kind "solution")
   if(REDUCELAB_STUDENT)
     set(chosen "${CMAKE_CURRENT_SOURCE_DIR}/exercise/${kernel}")
+    set(kind "exercise")
     if(NOT EXISTS "${chosen}")
       message(FATAL_ERROR "Student mode: lesson ${nn} has no exercise (${chosen})")
     endif()
@@ -31,6 +55,9 @@ function(reducelab_lesson_kernel out kernel nn)
       endif()
       if(count GREATER 0)
         list(GET found 0 chosen)
+        set(kind "submission")
+      else()
+        set(kind "exercise, not in the submission")
       endif()
     endif()
   endif()
@@ -38,9 +65,9 @@ function(reducelab_lesson_kernel out kernel nn)
   if(source MATCHES "^\\.\\./")
     set(source "${chosen}")
   endif()
-  if(REDUCELAB_STUDENT)
-    message(STATUS "Lesson ${nn}: kernel ${kernel} from ${source}")
-  endif()
+  message(STATUS "Lesson ${nn}: kernel ${source} (${kind})")
+  get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  file(APPEND "${PROJECT_BINARY_DIR}/kernel-sources.txt" "${folder}\t${kind}\t${source}\n")
   set(${out} "${chosen}" PARENT_SCOPE)
   set(${out}_source "${source}" PARENT_SCOPE)
 endfunction()

@@ -3,36 +3,106 @@
 #include <CLI/CLI.hpp>
 
 #include <bit>
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
+
+#include <unistd.h>
 
 namespace rl {
 namespace {
 
-std::optional<std::uint64_t> parse_uint(std::string_view s) {
-  std::uint64_t v = 0;
-  if (s.empty()) return std::nullopt;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
+enum class Parsed { ok, empty, negative, malformed, too_large };
+
+// "1000", "2^24", "2^24+3", "2^10-1" into `value`; too_large when over `max` (or over 64 bits).
+Parsed parse_whole(std::string_view s, std::uint64_t max, std::uint64_t& value) {
+  if (s.empty()) return Parsed::empty;
+  if (s.front() == '-') return Parsed::negative;
+  const auto digits = [](std::string_view d, std::uint64_t& v) {
+    if (d.empty()) return Parsed::malformed;
+    const auto [end, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
+    if (ec == std::errc::result_out_of_range) return Parsed::too_large;
+    if (ec != std::errc() || end != d.data() + d.size()) return Parsed::malformed;
+    return Parsed::ok;
+  };
+  if (!s.starts_with("2^")) {
+    const Parsed p = digits(s, value);
+    return p == Parsed::ok && value > max ? Parsed::too_large : p;
+  }
+  s.remove_prefix(2);
+  const auto sign = s.find_first_of("+-");
+  std::uint64_t exponent = 0, offset = 0;
+  if (const Parsed p = digits(s.substr(0, sign), exponent); p != Parsed::ok) return p;
+  if (sign != std::string_view::npos)
+    if (const Parsed p = digits(s.substr(sign + 1), offset); p != Parsed::ok) return p;
+  if (exponent > 63) return Parsed::too_large;
+  const std::uint64_t base = std::uint64_t{1} << exponent;
+  if (sign == std::string_view::npos) value = base;
+  else if (s[sign] == '-') {
+    if (offset > base) return Parsed::negative;
+    value = base - offset;
+  } else {
+    if (offset > ~std::uint64_t{0} - base) return Parsed::too_large;
+    value = base + offset;
+  }
+  return value > max ? Parsed::too_large : Parsed::ok;
+}
+
+// A limit as a student would type it: 2^62, or the number itself.
+std::string show_limit(std::uint64_t max) {
+  if (max >= (std::uint64_t{1} << 20) && std::has_single_bit(max)) return "2^" + std::to_string(std::countr_zero(max));
+  return std::to_string(max);
+}
+
+std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
 }
 
 }  // namespace
 
 std::optional<std::uint64_t> parse_size(std::string_view text) {
-  if (!text.starts_with("2^")) return parse_uint(text);
-  text.remove_prefix(2);
-  const auto sign = text.find_first_of("+-");
-  const auto exponent = parse_uint(text.substr(0, sign));
-  if (!exponent || *exponent > 62) return std::nullopt;
-  const std::uint64_t base = std::uint64_t{1} << *exponent;
-  if (sign == std::string_view::npos) return base;
-  const auto offset = parse_uint(text.substr(sign + 1));
-  if (!offset) return std::nullopt;
-  if (text[sign] == '+') return base + *offset;
-  if (*offset > base) return std::nullopt;
-  return base - *offset;
+  std::uint64_t v = 0;
+  if (parse_whole(text, max_size, v) != Parsed::ok) return std::nullopt;
+  return v;
+}
+
+std::uint64_t parse_count(std::string_view text, std::string_view option, std::uint64_t max) {
+  std::uint64_t v = 0;
+  const std::string name(option);
+  switch (parse_whole(text, max, v)) {
+    case Parsed::ok: return v;
+    case Parsed::empty: throw UsageError(name + " needs a value (it was given an empty one)");
+    case Parsed::negative: throw UsageError(name + " must be at least 0 (got " + std::string(text) + ")");
+    case Parsed::malformed:
+      throw UsageError(name + " must be a whole number such as 1000, 2^20 or 2^20+7 (got " + in_quotes(text) + ")");
+    case Parsed::too_large:
+      throw UsageError(name + " " + std::string(text) + " is too large (at most " + show_limit(max) + ")");
+  }
+  return v;
+}
+
+double parse_seconds(std::string_view text, std::string_view option, double max, bool zero_ok) {
+  const std::string name(option), s(text);
+  if (s.empty()) throw UsageError(name + " needs a value (it was given an empty one)");
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc::result_out_of_range && !s.starts_with('-'))
+    throw UsageError(name + " " + s + " is too large (at most " + seconds_text(max) + " seconds)");
+  if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v))
+    throw UsageError(name + " must be a number of seconds such as 20 or 0.5 (got " + in_quotes(s) + ")");
+  if (v < 0 || (v == 0 && !zero_ok))
+    throw UsageError(name + " must be more than 0" + (zero_ok ? std::string(" or 0") : "") + " (got " + s + ")");
+  if (v > max) throw UsageError(name + " " + s + " is too large (at most " + seconds_text(max) + " seconds)");
+  return v;
 }
 
 void validate(const RunOptions& o) {
@@ -41,47 +111,105 @@ void validate(const RunOptions& o) {
   if (o.reps < 1) throw UsageError("--reps must be at least 1");
 }
 
-RunOptionParser::RunOptionParser(CLI::App& app) {
-  app.add_option("--n", n_, "number of float32 elements: 1000, 2^24 or 2^24+3 (default: 2^24 on a GPU, 2^18 simulated)");
-  block_opt_ = app.add_option("--block", block_, "threads per block: a power of two from 32 to 1024")->capture_default_str();
-  reps_ = app.add_option("--reps", base_.reps, "timed samples; the median is reported")->capture_default_str();
-  app.add_option("--seed", base_.seed, "seed of the random input, printed so any run can be replayed")
-      ->capture_default_str();
-  app.add_option("--dist", dist_, "input distribution: uniform (-1,1), positive [0.5,1.5), integers 1..8, "
-                 "spikes (a 1 every 256th element, else 0: exact at any N)")
-      ->capture_default_str();
-  app.add_option("--json", base_.json_path, "write the results record (JSON) to this file");
-  app.add_option("--trace", base_.trace_path,
-                 "record the kernel's reduction tree into this trace file (default --n 64 --block 32)");
-  app.add_flag("--check-only", base_.check_only, "verify against the CPU reference without timing");
-  app.add_option("--backend", backend_, "gpu or sim (default: gpu when a GPU is visible, else sim)");
-  app.add_option("--sim-schedule", schedule_, "simulator lane order: lane-order, reverse-lanes or shuffled")
-      ->capture_default_str();
-  app.add_option("--sim-threads", base_.sim_threads, "host threads running simulated blocks (0: all cores)");
-  racecheck_opt_ = app.add_flag("--sim-racecheck,!--no-sim-racecheck", racecheck_,
-                                "simulator: report the first shared-memory race, with both threads and lines "
-                                "(default: on with --grade, else off)");
-  app.add_flag("--grade", base_.grade, "grade this build's kernel on every graded case; stop at the first failure");
-  hint_ = app.add_option("--hint", base_.hint, "print graded hint 1, 2 or 3 of the lesson's exercise");
-  app.add_option("--case-timeout", base_.case_timeout_s, "--grade: seconds without progress that count as a hang")
-      ->capture_default_str();
+void check_output_path(const std::string& path, std::string_view option) {
+  namespace fs = std::filesystem;
+  const std::string name(option);
+  const auto fail = [&](const std::string& why) { return UsageError(name + ": cannot write " + in_quotes(path) + ": " + why); };
+  if (path.empty()) throw UsageError(name + " needs a value (it was given an empty one)");
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::is_directory(p, ec)) throw fail("it is a folder");
+  if (fs::exists(p, ec)) {
+    if (::access(path.c_str(), W_OK) != 0) throw fail(std::strerror(errno));
+    return;
+  }
+  const fs::path folder = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::exists(folder, ec)) throw fail("the folder " + in_quotes(folder.string()) + " does not exist");
+  if (!fs::is_directory(folder, ec)) throw fail(in_quotes(folder.string()) + " is not a folder");
+  if (::access(folder.c_str(), W_OK | X_OK) != 0)
+    throw fail("the folder " + in_quotes(folder.string()) + " cannot be written to (" + std::strerror(errno) + ")");
+}
+
+RunOptionParser::RunOptionParser(CLI::App& app, RunOptionSet set) : set_(std::move(set)) {
+  const unsigned w = set_.which;
+  const bool sim = (w & opt_sim) != 0;
+  base_.reps = set_.gpu_reps;
+  if (w & opt_n) app.add_option("--n", n_, set_.n_help)->type_name("SIZE");
+  if (w & opt_block)
+    block_opt_ = app.add_option("--block", block_,
+                                "threads per block: a power of two from 32 to 1024 (default 256, or the lesson's own "
+                                "where it is tuned for another)")
+                     ->type_name("UINT");
+  if (w & opt_reps)
+    app.add_option("--reps", reps_,
+                   "timed samples; the median is reported (default " + std::to_string(set_.gpu_reps) +
+                       (sim ? " on a GPU, " + std::to_string(sim_default_reps) + " simulated)" : ")"))
+        ->type_name("UINT");
+  if (w & opt_seed)
+    app.add_option("--seed", seed_, "seed of the random input, printed so any run can be replayed")
+        ->type_name("UINT")
+        ->capture_default_str();
+  if (w & opt_dist)
+    app.add_option("--dist", dist_, "input distribution: uniform (-1,1), positive [0.5,1.5), integers 1..8, "
+                   "spikes (a 1 every 256th element, else 0: exact at any N)")
+        ->capture_default_str();
+  if (w & opt_json) {
+    auto* json = app.add_option("--json", base_.json_path, set_.json_help)->type_name("FILE");
+    if (set_.json_required) json->required();
+  }
+  if (w & opt_trace)
+    app.add_option("--trace", base_.trace_path,
+                   "record the kernel's reduction tree into this trace file (default --n 64 --block 32)")
+        ->type_name("FILE");
+  if (w & opt_check_only) app.add_flag("--check-only", base_.check_only, "verify against the CPU reference without timing");
+  if (w & opt_backend)
+    app.add_option("--backend", backend_, "gpu or sim (default: gpu when a GPU is visible, else sim)")
+        ->type_name("gpu|sim");
+  if (sim) {
+    app.add_option("--sim-schedule", schedule_, "simulator lane order: lane-order, reverse-lanes or shuffled")
+        ->capture_default_str();
+    app.add_option("--sim-threads", sim_threads_, "host threads running simulated blocks (default 0: all cores)")
+        ->type_name("UINT");
+    app.add_option("--sim-progress", sim_progress_,
+                   "simulator: a progress line on stderr after this many seconds without one (default 5; 0: none)")
+        ->type_name("SECONDS");
+    app.add_flag("--sim-no-limit", base_.sim_no_limit,
+                 "simulator: run even where its estimate is over 10 minutes (such a run is otherwise refused, "
+                 "with the estimate)");
+  }
+  if (w & opt_racecheck)
+    racecheck_opt_ = app.add_flag("--sim-racecheck,!--no-sim-racecheck", racecheck_,
+                                  "simulator: report the first shared-memory race, with both threads and lines "
+                                  "(default: on with --grade, else off)");
+  if (w & opt_grade) {
+    app.add_flag("--grade", base_.grade, "grade this build's kernel on every graded case; stop at the first failure");
+    app.add_option("--hint", hint_, "print graded hint 1, 2 or 3 of the lesson's exercise")->type_name("1|2|3");
+    app.add_option("--case-timeout", case_timeout_, "--grade: seconds without progress that count as a hang (default 20)")
+        ->type_name("SECONDS");
+  }
 }
 
 RunOptions RunOptionParser::resolve() const {
   RunOptions o = base_;
-  o.reps_given = reps_->count() > 0;
-  o.block_given = block_opt_->count() > 0;
   if (!n_.empty()) {
-    if (n_.starts_with('-')) throw UsageError("--n must be at least 0 (got " + n_ + ")");
-    const auto n = parse_size(n_);
-    if (!n) throw UsageError("--n must be a whole number such as 1000, 2^20 or 2^20+7 (got '" + n_ + "')");
-    o.n = *n;
+    o.n = parse_count(n_, "--n");
     o.n_given = true;
   }
-  const auto block = parse_uint(block_);
-  if (!block || *block > 1024 || !std::has_single_bit(*block))
-    throw UsageError("--block must be a power of two from 32 to 1024 (got '" + block_ + "')");
-  o.block = static_cast<unsigned>(*block);
+  if (!reps_.empty()) {
+    const std::uint64_t reps = parse_count(reps_, "--reps", 1000000);
+    if (reps < 1) throw UsageError("--reps must be at least 1");
+    o.reps = static_cast<unsigned>(reps);
+    o.reps_given = true;
+  }
+  o.block_given = block_opt_ && block_opt_->count() > 0;
+  {
+    std::uint64_t block = 0;
+    const Parsed p = parse_whole(block_, 1024, block);
+    if (p != Parsed::ok || !std::has_single_bit(block) || block < 32)
+      throw UsageError("--block must be a power of two from 32 to 1024 (got '" + block_ + "')");
+    o.block = static_cast<unsigned>(block);
+  }
+  o.seed = parse_count(seed_, "--seed", ~std::uint64_t{0});
   const auto dist = parse_distribution(dist_);
   if (!dist) throw UsageError("--dist must be uniform, positive, integers or spikes (got '" + dist_ + "')");
   o.distribution = *dist;
@@ -93,9 +221,18 @@ RunOptions RunOptionParser::resolve() const {
   if (s == schedules.end())
     throw UsageError("--sim-schedule must be lane-order, reverse-lanes or shuffled (got '" + schedule_ + "')");
   o.schedule = s->second;
-  if (racecheck_opt_->count() > 0) o.sim_racecheck = racecheck_;
-  check_grade_values(o, hint_->count() > 0);
+  if (!sim_threads_.empty()) o.sim_threads = static_cast<unsigned>(parse_count(sim_threads_, "--sim-threads", 4096));
+  if (!sim_progress_.empty()) o.sim_progress_s = parse_seconds(sim_progress_, "--sim-progress", 3600, true);
+  if (racecheck_opt_ && racecheck_opt_->count() > 0) o.sim_racecheck = racecheck_;
+  if (!hint_.empty()) {
+    o.hint = static_cast<unsigned>(parse_count(hint_, "--hint", 3));
+    if (o.hint == 0) throw UsageError("--hint counts from 1 (got 0)");
+  }
+  if (!case_timeout_.empty()) o.case_timeout_s = parse_seconds(case_timeout_, "--case-timeout", 3600);
+  check_grade_values(o, !hint_.empty());
   validate(o);
+  if (!o.json_path.empty()) check_output_path(o.json_path, "--json");
+  if (!o.trace_path.empty()) check_output_path(o.trace_path, "--trace");
   return o;
 }
 
@@ -112,6 +249,21 @@ void check_grade_values(const RunOptions& o, bool hint_given) {
     throw UsageError("--case-timeout must be more than 0 and at most 3600 seconds");
 }
 
+namespace {
+
+// An option given "" (`--n ''`, `--json=`) is a mistake, never a request for the default.
+void reject_empty_values(const CLI::App& app) {
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_expected_min() == 0 || opt->count() == 0) continue;  // a flag, or not given
+    for (const std::string& value : opt->results())
+      if (value.empty())
+        throw UsageError(opt->get_name() + " needs a value (it was given an empty one)");
+  }
+  for (const CLI::App* sub : app.get_subcommands()) reject_empty_values(*sub);
+}
+
+}  // namespace
+
 bool parse_command_line(CLI::App& app, int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
@@ -124,6 +276,7 @@ bool parse_command_line(CLI::App& app, int argc, const char* const* argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(std::string(e.what()) + " (see --help)");
   }
+  reject_empty_values(app);
   return true;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// The one command line every lesson executable shares (CLI11). Bad values never reach a kernel:
-// they become a UsageError, which main() prints as one line and answers with exit code 2.
+// The command line the lesson executables, the runner's subcommands and lessons 13-17 share (CLI11).
+// Each program takes the shared options that mean something for it (RunOptionSet), so its --help
+// lists only options that work. Bad values never reach a kernel: they become a UsageError, which
+// main() prints as one line and answers with exit code 2.
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -28,13 +30,17 @@ struct HelpShown {};
 
 enum class SimSchedule { lane_order, reverse_lanes, shuffled };
 
+// Timed samples where --reps is not given: on a GPU the program's own number, on the simulator 3
+// (its samples vary little and cost seconds each).
+inline constexpr unsigned sim_default_reps = 3;
+
 struct RunOptions {
   std::uint64_t n = 0;
   bool n_given = false;        // otherwise the backend's default size applies
   unsigned block = 256;
   bool block_given = false;    // otherwise a lesson tuned for another block size uses its own
-  unsigned reps = 20;          // timed samples; the median is reported
-  bool reps_given = false;     // otherwise the simulator takes fewer (its samples vary little)
+  unsigned reps = 20;          // timed samples on a GPU; the median is reported
+  bool reps_given = false;     // otherwise the simulator takes sim_default_reps (samples() below)
   std::uint64_t seed = 20240601;
   Distribution distribution = Distribution::uniform;
   std::string json_path;       // write the results record here
@@ -46,6 +52,8 @@ struct RunOptions {
   // The simulator's race detector (common/sim/README.md): --sim-racecheck / --no-sim-racecheck; when
   // neither is given it is on for --grade and off otherwise (racecheck_on below).
   std::optional<bool> sim_racecheck;
+  double sim_progress_s = 5;   // a progress line on stderr after this long in simulated launches; 0: none
+  bool sim_no_limit = false;   // run even where the simulator's estimate is over sim_time_limit_s
   bool grade = false;          // run the graded cases and print a verdict (common/host/grade_main.h)
   unsigned hint = 0;           // print this graded hint of the lesson's exercise and stop
   double case_timeout_s = 20;  // --grade: seconds without progress after which the kernel counts as hung
@@ -54,8 +62,25 @@ struct RunOptions {
 // Whether simulated launches check races: as asked, else only when grading.
 inline bool racecheck_on(const RunOptions& o) { return o.sim_racecheck.value_or(o.grade); }
 
-// "2^24", "2^24+3", "1000": sizes are often powers of two and their neighbours.
+// The timed samples a run takes on backend b: --reps where given, else the GPU's default or the
+// simulator's.
+inline unsigned samples(const RunOptions& o, Backend b) {
+  return o.reps_given || b == Backend::gpu ? o.reps : sim_default_reps;
+}
+
+// "2^24", "2^24+3", "1000": sizes are often powers of two and their neighbours. nullopt for anything
+// else, and above 2^62.
 std::optional<std::uint64_t> parse_size(std::string_view text);
+
+// The largest size a command line takes: 2^62 (4.6e18) elements.
+inline constexpr std::uint64_t max_size = std::uint64_t{1} << 62;
+
+// A whole number given to `option` ("--n"), in parse_size's forms: an empty, negative, malformed or
+// too large (over `max`) one is a UsageError of one line that names the option and says which.
+std::uint64_t parse_count(std::string_view text, std::string_view option, std::uint64_t max = max_size);
+
+// A number of seconds given to `option`: more than 0 (0 too where zero_ok) and at most `max`.
+double parse_seconds(std::string_view text, std::string_view option, double max, bool zero_ok = false);
 
 // Checks the values CLI11 cannot: block a power of two in [32, 1024], reps >= 1.
 void validate(const RunOptions& o);
@@ -66,23 +91,55 @@ std::optional<Backend> parse_backend(const std::string& text);
 // --hint and --case-timeout's ranges; hint_given: --hint was on the command line (--hint 0 is an error).
 void check_grade_values(const RunOptions& o, bool hint_given);
 
-// Adds the shared options to a CLI11 app (or subcommand) and turns what was given into RunOptions.
+// Checks, before any work starts, that a file can be written at `path` (the value of `option`): its
+// folder exists and may be written to, and it is not itself a folder. Creates nothing. Throws a
+// UsageError that names the option, the file and what is wrong.
+void check_output_path(const std::string& path, std::string_view option);
+
+// Which of the shared options a program takes: its --help lists these and no others.
+enum RunOption : unsigned {
+  opt_n = 1u << 0,           // --n
+  opt_block = 1u << 1,       // --block
+  opt_reps = 1u << 2,        // --reps
+  opt_seed = 1u << 3,        // --seed
+  opt_dist = 1u << 4,        // --dist
+  opt_json = 1u << 5,        // --json
+  opt_trace = 1u << 6,       // --trace
+  opt_check_only = 1u << 7,  // --check-only
+  opt_backend = 1u << 8,     // --backend
+  opt_sim = 1u << 9,         // --sim-schedule, --sim-threads, --sim-progress, --sim-no-limit
+  opt_racecheck = 1u << 10,  // --sim-racecheck, --no-sim-racecheck
+  opt_grade = 1u << 11,      // --grade, --hint, --case-timeout
+};
+inline constexpr unsigned lesson_options = opt_n | opt_block | opt_reps | opt_seed | opt_dist | opt_json | opt_trace |
+                                           opt_check_only | opt_backend | opt_sim | opt_racecheck | opt_grade;
+
+struct RunOptionSet {
+  unsigned which = lesson_options;
+  unsigned gpu_reps = 20;  // --reps where not given, on a GPU
+  std::string n_help = "number of float32 elements: 1000, 2^24 or 2^24+3 (default: 2^24 on a GPU, 2^18 simulated)";
+  std::string json_help = "write the results record (JSON) to this file";
+  bool json_required = false;
+};
+
+// Adds the options of `set` to a CLI11 app (or subcommand) and turns what was given into RunOptions.
 class RunOptionParser {
  public:
-  explicit RunOptionParser(CLI::App& app);
+  explicit RunOptionParser(CLI::App& app, RunOptionSet set = {});
   RunOptions resolve() const;  // throws UsageError (one line)
 
  private:
+  RunOptionSet set_;
   RunOptions base_;
-  CLI::Option* reps_ = nullptr;
   CLI::Option* block_opt_ = nullptr;
-  CLI::Option* hint_ = nullptr;
   CLI::Option* racecheck_opt_ = nullptr;
   bool racecheck_ = false;
-  std::string n_, block_ = "256", backend_, dist_ = "uniform", schedule_ = "lane-order";
+  std::string n_, block_ = "256", reps_, seed_ = "20240601", backend_, dist_ = "uniform", schedule_ = "lane-order";
+  std::string sim_threads_, sim_progress_, hint_, case_timeout_;
 };
 
-// Parses argv with CLI11; a parse error becomes UsageError. Returns false when --help was shown.
+// Parses argv with CLI11; a parse error, or an option given an empty value, becomes a UsageError.
+// Returns false when --help was shown.
 bool parse_command_line(CLI::App& app, int argc, const char* const* argv);
 
 // The lessons' whole command line: parse, validate, or std::nullopt after printing --help.

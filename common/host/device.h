@@ -106,6 +106,9 @@ class DeviceBuffer {
   std::size_t bytes_ = 0;
 };
 
+// This machine's available memory, in bytes (0 when it cannot be read).
+std::size_t host_free_bytes();
+
 // The GPU backend, or nullptr when this build has none or no GPU is visible (with the reason).
 std::unique_ptr<Device> make_gpu_device(std::string* why_not);
 std::unique_ptr<Device> make_sim_device();

@@ -1,5 +1,6 @@
 #include "common/host/fault_report.h"
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -15,17 +16,33 @@ int fault_fd = 2;
 const char* fault_prefix = "error: ";
 int fault_exit = 1;
 bool installed = false;
+std::atomic_flag reporting = ATOMIC_FLAG_INIT;
 
-// Only snprintf and write here: the handler runs on the faulting fiber's stack, in a process that
-// may be in any state, so it allocates nothing and ends the process itself.
-void on_fault(int signal, siginfo_t* info, void*) {
-  char line[512];
-  if (!sim::describe_fault(info->si_addr, line, sizeof line))
-    std::snprintf(line, sizeof line, "the program faulted (signal %d) outside a simulated kernel", signal);
+// Ends the process with `line`, once: what the program printed before (buffered while stdout is a
+// file or a pipe) first, then prefix + line. Called from the signal handler: only write, and stdout's
+// own lock taken without waiting (a thread stopped while holding it must not hang the report).
+void report(const char* line) {
+  if (reporting.test_and_set()) {
+    for (;;) ::pause();  // another thread is reporting, and will end the process
+  }
+  if (::ftrylockfile(stdout) == 0) {
+    std::fflush(stdout);
+    ::funlockfile(stdout);
+  }
   [[maybe_unused]] ssize_t w = ::write(fault_fd, fault_prefix, std::strlen(fault_prefix));
   w = ::write(fault_fd, line, std::strlen(line));
   w = ::write(fault_fd, "\n", 1);
   ::_exit(fault_exit);
+}
+
+// The handler runs on the faulting fiber's stack, in a process that may be in any state: it
+// allocates nothing. In a simulated kernel the simulator picks the fault to report (the lowest
+// block's) and calls report() from the last of the launch's host threads; elsewhere it reports now.
+void on_fault(int signal, siginfo_t* info, void*) {
+  if (sim::stop_on_kernel_fault(info->si_addr, report)) return;  // not reached: report() ends the process
+  char line[128];
+  std::snprintf(line, sizeof line, "the program faulted (signal %d) outside a simulated kernel", signal);
+  report(line);
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 #include "common/host/grade_main.h"
 
-#include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -134,17 +132,9 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
   return code;
 }
 
-GradeOptions::GradeOptions(CLI::App& app, RunOptions& o) : o_(o) {
-  app.add_flag("--grade", o.grade, "grade this build's kernel on the graded cases; stop at the first failure");
-  hint_ = app.add_option("--hint", o.hint, "print graded hint 1, 2 or 3 of the lesson's exercise");
-  app.add_option("--case-timeout", o.case_timeout_s, "--grade: seconds without progress that count as a hang")
-      ->capture_default_str();
-}
-
-bool GradeOptions::hint_asked(int number) const {
-  check_grade_values(o_, hint_->count() > 0);
-  if (o_.hint == 0) return false;
-  print_hint(std::cout, number, o_.hint);
+bool print_hint_if_asked(const RunOptions& o, int number) {
+  if (o.hint == 0) return false;
+  print_hint(std::cout, number, o.hint);
   return true;
 }
 

@@ -34,18 +34,8 @@ class Reporter;
 int grade_in_child(std::ostream& out, const std::string& program_path, int number, const std::string& slug,
                    const std::string& source, double case_timeout_s, const std::function<int(const Reporter&)>& work);
 
-// --grade, --hint N and --case-timeout S on the command line of a lesson that parses its own (lessons
-// 13-16), into `o`. After parsing, hint_asked() checks their values (UsageError), and when a hint was
-// asked for prints it and returns true: the program then stops.
-class GradeOptions {
- public:
-  GradeOptions(CLI::App& app, RunOptions& o);
-  bool hint_asked(int number) const;
-
- private:
-  RunOptions& o_;
-  CLI::Option* hint_ = nullptr;
-};
+// --hint N where it was given: prints hint N of lesson `number` and returns true (the program then stops).
+bool print_hint_if_asked(const RunOptions& o, int number);
 
 // One graded case of a lesson with its own API (lessons 14-16: an operator on a type over a shape or a
 // layout, or a property of a plan). `run` reduces it and returns why it fails, in one line, or nullopt;

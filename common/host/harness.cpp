@@ -11,6 +11,7 @@
 #include "common/host/table.h"
 #include "common/host/trace_run.h"
 #include "common/host/sim_bridge.h"
+#include "common/host/sim_budget.h"
 
 namespace rl {
 
@@ -88,6 +89,10 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
       return exit_ok;
     }
     if (mine.empty()) {  // lesson 12 in a build without CUDA: its kernels are NVIDIA's libraries
+      if (!options->json_path.empty() || !options->trace_path.empty())
+        throw UsageError("lesson " + nn + " has no version in this build (it calls NVIDIA's compiled libraries, "
+                         "which need CUDA and a GPU): nothing to write to " +
+                         (options->json_path.empty() ? "--trace" : "--json"));
       std::cout << "lesson " << number << " has no version in this build: it calls NVIDIA's compiled libraries, "
                 << "which need CUDA and a GPU\n";
       if (options->grade) std::cout << "result: SKIPPED\n";
@@ -96,8 +101,36 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
     if (options->grade) return grade_lesson(std::cout, argv[0], number, mine, *options);
     auto device = open_device(*options, std::cout);
     const bool tracing = !options->trace_path.empty();
+    // What --trace records, found before any work: the lesson's own kernel on this backend.
+    const auto own_kernel = std::find_if(mine.begin(), mine.end(), [&](const Plan& p) {
+      return p.backend == device->backend() && p.variant.empty();
+    });
+    if (tracing && (own_kernel == mine.end() || !own_kernel->reduce_traced))
+      throw UsageError("--trace: lesson " + nn + " has no kernel of its own to trace on the " +
+                       std::string(to_string(device->backend())) +
+                       " backend (lesson 12's kernels are NVIDIA's CUB and Thrust)");
     const std::uint64_t n = options->n_given ? options->n : tracing ? default_trace_n : default_n(device->backend());
     Session session(*device, *options);
+    session.check_fits(n);
+    if (device->backend() == Backend::sim) {
+      // Each plan: the checked run, then the timed samples and the ten repeats for bitwise
+      // reproducibility; a trace at a size given by --n runs the lesson's kernel twice more.
+      const std::uint64_t runs = 1 + (options->check_only ? 0 : samples(*options, Backend::sim) + 10);
+      std::vector<std::pair<const Plan*, unsigned>> plans;
+      for (const auto& r : mine)
+        if (r.backend == Backend::sim) plans.emplace_back(&r, block_for(r, options->block, options->block_given));
+      const std::uint64_t extra = tracing && options->n_given ? 2 : 0;
+      if (static_cast<double>(n) * static_cast<double>(runs * plans.size() + extra) >= sim_measure_above) {
+        SimEstimate estimate;
+        for (const auto& [plan, block] : plans)
+          estimate.add(plan_cost(*device, *plan, block), n, runs + (plan->variant.empty() ? extra : 0));
+        const std::string kernels = plans.size() == 1 ? "kernel" : std::to_string(plans.size()) + " kernels";
+        check_sim_estimate(estimate,
+                           std::to_string(runs) + " runs of lesson " + nn + "'s " + kernels + " over " + size_text(n) +
+                               " elements",
+                           *options, std::cout);
+      }
+    }
     session.prepare(n);
     std::cout << "lesson " << program << ": N = " << n << " floats, seed " << options->seed << " ("
               << to_string(options->distribution) << ")\n";
@@ -127,15 +160,10 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
       std::cout << "  lesson " << number << " has no " << to_string(device->backend())
                 << " version: it calls NVIDIA's compiled libraries, which need a GPU\n";
     if (tracing) {
-      const auto own_kernel = std::find_if(mine.begin(), mine.end(), [&](const Plan& p) {
-        return p.backend == device->backend() && p.variant.empty();
-      });
-      if (own_kernel == mine.end())
-        throw UsageError("lesson " + std::to_string(number) + " has no kernel to trace on this backend");
       const Plan& own = *own_kernel;
       const unsigned block = options->block_given ? options->block : default_trace_block;
       const auto trace = record_trace(session, own, block);
-      write_json_file(options->trace_path, trace);
+      write_json_file(options->trace_path, trace, "--trace");
       std::cout << "  trace: " << trace["events"].size() << " events of " << trace["launches"].size()
                 << " launches written to " << options->trace_path << '\n';
       if (trace["result"].get<float>() != static_cast<float>(session.run(own, block, false).check.got))

@@ -18,6 +18,7 @@
 #include "common/host/grade_main.h"
 #include "common/host/harness.h"
 #include "common/host/results.h"
+#include "common/host/sim_budget.h"
 #include "common/host/table.h"
 #include "common/host/typed_outputs.h"
 
@@ -87,36 +88,49 @@ MatrixShape parse_shape(const std::string& text) {
     return UsageError("--shape: expected MxN such as 4096x4096 or 2^20x8, got '" + text + "'" + why);
   };
   if (x == std::string::npos) throw bad("");
-  const auto m = parse_size(std::string_view(text).substr(0, x));
-  const auto n = parse_size(std::string_view(text).substr(x + 1));
-  if (!m || !n) throw bad("");
+  const std::string_view m_text = std::string_view(text).substr(0, x), n_text = std::string_view(text).substr(x + 1);
+  const auto m = parse_size(m_text);
+  const auto n = parse_size(n_text);
+  if (!m || !n) {
+    // Say which: a size past 2^62 is too large; anything else is not a size at all.
+    for (const std::string_view part : {m_text, n_text})
+      if (!parse_size(part)) {
+        try {
+          parse_count(part, "--shape");
+        } catch (const UsageError& e) {
+          if (std::string(e.what()).find("too large") != std::string::npos)
+            throw UsageError("--shape " + text + ": " + std::string(part) + " is too large (at most 2^62)");
+        }
+      }
+    throw bad("");
+  }
   if (*m == 0 || *n == 0) throw bad(" (both sizes must be at least 1)");
-  if (*m > (std::uint64_t{1} << 62) / *n) throw bad(" (M x N overflows)");
+  if (*m > max_size / *n)
+    throw UsageError("--shape " + text + " is too large: M x N is over 2^62 elements");
   return {*m, *n};
 }
 
 int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
-  CLI::App app{lesson.about};
-  std::string shapes_text, ops_text, types_text = "float32", backend_text, json_path, baseline_path;
-  unsigned reps = 30;
-  bool check_only = false;
-  std::uint64_t seed = 20240601;
-  app.add_option("--shape", shapes_text, "comma-separated MxN shapes (default: the benchmark shapes)");
+  CLI::App app{lesson.about, lesson.program};
+  std::string shapes_text, ops_text, types_text = "float32", baseline_path;
+  app.add_option("--shape", shapes_text,
+                 "comma-separated MxN shapes, such as 4096x4096,2^20x8 (default: the benchmark shapes; a 64th of "
+                 "each simulated)");
   app.add_option("--ops", ops_text, "comma-separated operators (default: sum, and every operator at the first shape)");
-  app.add_option("--types", types_text, "comma-separated element types");
-  app.add_option("--backend", backend_text, "gpu or sim (default: the GPU when one is visible)");
-  app.add_option("--reps", reps, "timed samples; the median is reported")->check(CLI::PositiveNumber);
-  app.add_option("--seed", seed, "input seed");
-  app.add_option("--json", json_path, "write the table to this file (schema reducelab.matrix)");
+  app.add_option("--types", types_text, "comma-separated element types")->capture_default_str();
   app.add_option("--baseline", baseline_path, "torch timings (tests/device/torch_baselines.py) for the x torch column");
-  app.add_flag("--check-only", check_only, "verify, don't time");
-  RunOptions o;
-  const GradeOptions grading(app, o);
+  RunOptionSet set{opt_reps | opt_seed | opt_json | opt_check_only | opt_backend | opt_sim | opt_grade};
+  set.gpu_reps = 30;
+  set.json_help = "write the table to this file (schema reducelab.matrix)";
+  const RunOptionParser shared(app, set);
   if (!parse_command_line(app, argc, argv)) return exit_ok;
-  if (grading.hint_asked(std::stoi(lesson.program.substr(0, 2)))) return exit_ok;
+  const RunOptions o = shared.resolve();
+  if (print_hint_if_asked(o, std::stoi(lesson.program.substr(0, 2)))) return exit_ok;
 
-  o.backend = parse_backend(backend_text);
   if (o.grade) return grade(argv[0], o, lesson);
+  const std::uint64_t seed = o.seed;
+  const bool check_only = o.check_only;
+  const std::string& json_path = o.json_path;
   const auto types = nonempty(parse_dtype_list(types_text), "types");
   std::vector<ReduceOp> ops;
   if (!ops_text.empty()) ops = nonempty(parse_op_list(ops_text), "ops");
@@ -141,7 +155,62 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
   const MatrixKernels* kernels = lesson.kernels(device->backend());
   if (!kernels) throw UsageError(lesson.program + " has no kernels for this backend in this build");
   const CubMatrixSum* cub = gpu ? lesson.cub : nullptr;
-  const Sampling sampling{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
+  const Sampling sampling{samples(o, device->backend()), 0.2, gpu ? 3u : 1u};
+  // Before any work: every shape must fit (the input and, on the simulator, its host copy), and a
+  // simulated run must finish in reasonable time.
+  for (const auto& [m, n] : shapes)
+    for (const DType t : types)
+      if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(dtype_bytes(t)) > static_cast<double>(device->free_bytes()) / 2)
+        throw UsageError("--shape " + std::to_string(m) + "x" + std::to_string(n) + ": " +
+                         std::to_string(m * n * dtype_bytes(t) >> 20) + " MiB of " + std::string(to_string(t)) +
+                         " does not fit in the " + (gpu ? "device's memory" : "memory the simulator has") + " (" +
+                         std::to_string(device->free_bytes() >> 20) + " MiB free, half of it for the input)");
+  if (!gpu) {
+    // Each shape's kernel runs: every operator and type, checked and (unless --check-only) timed, and
+    // the extra kernel's float32 sum. Each shape's cost is measured on matrices of its width with
+    // fewer rows, then on the shape itself where one run is short, where the run is long enough to
+    // be worth measuring.
+    const std::uint64_t each = 1 + (check_only ? 0 : sampling.samples);
+    std::vector<std::uint64_t> runs(shapes.size());
+    double elements = 0;
+    for (std::size_t si = 0; si < shapes.size(); ++si) {
+      const std::size_t n_ops = !ops.empty() ? ops.size() : si == 0 ? std::size(all_ops) : 1;
+      const bool extra = lesson.extra && (ops.empty() || std::find(ops.begin(), ops.end(), ReduceOp::sum) != ops.end());
+      runs[si] = each * types.size() * n_ops + (extra ? each : 0);
+      elements += static_cast<double>(runs[si]) * static_cast<double>(shapes[si].m) * static_cast<double>(shapes[si].n);
+    }
+    if (elements >= static_cast<double>(sim_measure_above)) {
+      constexpr std::uint64_t most = std::uint64_t{1} << 17;
+      DeviceBuffer in(*device, most * sizeof(float)), out(*device, most * 8);
+      device->poison(in.get(), most * sizeof(float));
+      SimEstimate estimate;
+      std::uint64_t total_runs = 0;
+      for (std::size_t si = 0; si < shapes.size(); ++si) {
+        const std::uint64_t width = std::min(shapes[si].n, most / 4);
+        const auto shape_of = [&](std::uint64_t e) { return MatrixShape{std::max<std::uint64_t>(1, e / width), width}; };
+        const MatrixShape largest = shape_of(most);
+        DeviceBuffer scratch(*device, kernels->scratch_bytes(ReduceOp::sum, DType::f32, largest.m, largest.n, device->shape()));
+        const SimCost cost = measure_sim_cost([&](std::uint64_t e) {
+          const MatrixShape s = shape_of(e);
+          kernels->reduce(ReduceOp::sum, DType::f32, in.get(), s.m, s.n, scratch.get(), out.get(), device->shape(),
+                          device->stream());
+        });
+        const auto [m, n] = shapes[si];
+        const double one = one_run_seconds(cost, m * n, [&] {
+          DeviceBuffer whole(*device, m * n * sizeof(float)), whole_out(*device, std::max(m, n) * 8);
+          DeviceBuffer whole_scratch(*device, kernels->scratch_bytes(ReduceOp::sum, DType::f32, m, n, device->shape()));
+          device->poison(whole.get(), whole.bytes());
+          kernels->reduce(ReduceOp::sum, DType::f32, whole.get(), m, n, whole_scratch.get(), whole_out.get(),
+                          device->shape(), device->stream());
+        });
+        estimate.add({one, 0}, 0, runs[si]);
+        total_runs += runs[si];
+      }
+      check_sim_estimate(estimate,
+                         kernel_runs_text(total_runs) + " over " + general(elements, 3) + " elements in all",
+                         o, std::cout);
+    }
+  }
   const int torch_dim = lesson.axis == Axis::rows ? 1 : 0;
   std::cout << lesson.program << ": seed " << seed;
   if (!torch.empty()) std::cout << ", torch timings of " << torch_device << " from " << baseline_path;
@@ -161,9 +230,6 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
     }
     for (const DType t : types) {
       const std::size_t bytes = m * n * dtype_bytes(t);
-      if (bytes > device->free_bytes() / 2)
-        throw UsageError("--shape " + shape_text + ": " + std::to_string(bytes >> 20) + " MiB of " +
-                         std::string(to_string(t)) + " does not fit in the device's memory");
       std::vector<std::byte> host(bytes);
       fill_typed(host.data(), t, m * n, seed, Distribution::uniform);
       // Rotated copies: each timed call reads a copy the previous calls have pushed out of L2.

@@ -1,6 +1,8 @@
 #include "common/host/results.h"
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -83,16 +85,16 @@ nlohmann::json results_document(Device& device, const RunOptions& o, const std::
           {"created_utc", utc_now()},
           {"backend", to_string(device.backend())},
           {"device", device.describe()},
-          {"timing", {{"samples", o.reps}, {"statistic", "median"}, {"cache", "inputs rotated over >= 3x L2"}}},
+          {"timing", {{"samples", samples(o, device.backend())}, {"statistic", "median"}, {"cache", "inputs rotated over >= 3x L2"}}},
           {"runs", runs},
           {"baselines", baselines}};
 }
 
-void write_json_file(const std::string& path, const nlohmann::json& doc) {
+void write_json_file(const std::string& path, const nlohmann::json& doc, const std::string& option) {
   std::ofstream f(path);
-  if (!f) throw UsageError("cannot write the results file '" + path + "'");
+  if (!f) throw UsageError(option + ": cannot write '" + path + "' (" + std::strerror(errno) + ")");
   f << doc.dump(2) << '\n';
-  if (!f) throw UsageError("writing the results file '" + path + "' failed");
+  if (!f) throw UsageError(option + ": writing '" + path + "' failed (" + std::strerror(errno) + ")");
 }
 
 }  // namespace rl

@@ -26,7 +26,9 @@ nlohmann::json results_document(Device& device, const RunOptions& o, const std::
 // version, backend, device, seed, and how the times were taken. The lesson adds "runs" and its own.
 nlohmann::json table_record(const std::string& schema, Device& device, std::uint64_t seed, unsigned samples);
 
-// Writes `doc` to `path` (pretty-printed); throws UsageError naming the path when it cannot.
-void write_json_file(const std::string& path, const nlohmann::json& doc);
+// Writes `doc` to `path` (pretty-printed); throws UsageError naming the option the path came from
+// ("--json", "--trace") and the path when it cannot. Programs check the path before their work starts
+// (check_output_path, cli.h), so this fails only when something changed meanwhile.
+void write_json_file(const std::string& path, const nlohmann::json& doc, const std::string& option = "--json");
 
 }  // namespace rl

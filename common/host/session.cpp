@@ -5,8 +5,26 @@
 #include <set>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 namespace rl {
+
+std::size_t host_free_bytes() {
+  // MemAvailable counts the page cache the kernel would give back; free pages alone do not.
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemAvailable:") return kib * 1024;
+    meminfo.ignore(64, '\n');
+  }
+  const long pages = sysconf(_SC_AVPHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
+}
 
 double gigabytes_per_second(std::uint64_t n, double ms) {
   return ms > 0 ? static_cast<double>(n) * sizeof(float) / (ms * 1e6) : 0.0;
@@ -17,7 +35,7 @@ Session::Session(Device& device, const RunOptions& options) : device_(device), o
 Sampling Session::sampling() const {
   Sampling p;
   // Simulated times vary little and cost seconds each: three samples unless asked for more.
-  p.samples = options_.reps_given || device_.backend() == Backend::gpu ? options_.reps : 3;
+  p.samples = samples(options_, device_.backend());
   return p;
 }
 
@@ -25,13 +43,8 @@ void Session::prepare(std::uint64_t n) {
   if (n == n_) return;
   baseline_.reset();
   inputs_ = DeviceBuffer();  // free the old size's copies before asking for the new ones
+  check_fits(n);
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
-  // A clear answer before any allocation: the input, plus room for scratch and baselines.
-  const std::size_t needed = bytes + bytes / 8 + (std::size_t{64} << 20);
-  if (needed > device_.free_bytes())
-    throw OutOfDeviceMemory("not enough memory: N = " + std::to_string(n) + " needs about " +
-                            std::to_string(needed >> 20) + " MiB on the " + device_.name() + ", which has " +
-                            std::to_string(device_.free_bytes() >> 20) + " MiB free");
   host_.assign(static_cast<std::size_t>(n), 0.0f);
   fill_input(host_, options_.seed, options_.distribution);
   reference_ = reference_sum(host_);
@@ -53,6 +66,34 @@ void Session::prepare(std::uint64_t n) {
   copy_ptrs_.clear();
   for (std::size_t k = 0; k < copies_; ++k) copy_ptrs_.push_back(base + k * stride_floats_);
   n_ = n;
+}
+
+void Session::check_fits(std::uint64_t n) const {
+  // In doubles: n may be up to 2^62, whose bytes overflow 64 bits.
+  const double bytes = static_cast<double>(n) * sizeof(float);
+  const double mib = 1024.0 * 1024.0;
+  const auto text = [&](double b) {
+    return b >= 10 * 1024 * mib ? std::to_string(static_cast<std::uint64_t>(std::ceil(b / mib / 1024))) + " GiB"
+                                : std::to_string(static_cast<std::uint64_t>(std::ceil(b / mib))) + " MiB";
+  };
+  // The input, plus room for scratch and baselines, on the device; the host holds its own copy.
+  const double on_device = bytes + bytes / 8 + 64 * mib;
+  if (device_.backend() == Backend::sim) {
+    const double needed = on_device + bytes;
+    if (needed > static_cast<double>(device_.free_bytes()))
+      throw OutOfDeviceMemory("not enough memory: N = " + std::to_string(n) + " needs about " + text(needed) +
+                              " on the CPU SIMT simulator (the input, its copy in simulated device memory, and "
+                              "scratch), which has " + text(static_cast<double>(device_.free_bytes())) + " free");
+    return;
+  }
+  if (on_device > static_cast<double>(device_.free_bytes()))
+    throw OutOfDeviceMemory("not enough memory: N = " + std::to_string(n) + " needs about " + text(on_device) +
+                            " on the " + device_.name() + ", which has " +
+                            text(static_cast<double>(device_.free_bytes())) + " free");
+  if (bytes > static_cast<double>(host_free_bytes()))
+    throw OutOfDeviceMemory("not enough host memory: N = " + std::to_string(n) + " needs about " + text(bytes) +
+                            " for the input on the host, which has " + text(static_cast<double>(host_free_bytes())) +
+                            " free");
 }
 
 CaseResult Session::run(const Plan& plan, unsigned block, bool time_it) {

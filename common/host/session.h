@@ -40,6 +40,9 @@ class Session {
 
   // Makes (or keeps) the input of size n on the host and in the device's rotated copies.
   void prepare(std::uint64_t n);
+  // Throws OutOfDeviceMemory (one line, with the sizes) when an input of n floats cannot fit: on the
+  // device with room for scratch, and on the host; on the simulator both are this machine's memory.
+  void check_fits(std::uint64_t n) const;
   std::uint64_t n() const { return n_; }
   const std::vector<float>& host_input() const { return host_; }
   const Reference& reference() const { return reference_; }

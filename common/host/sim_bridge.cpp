@@ -14,6 +14,7 @@ void apply_simulator_options(const RunOptions& o) {
   s.seed = static_cast<unsigned>(o.seed);
   s.host_threads = o.sim_threads;
   s.racecheck = racecheck_on(o);
+  s.progress_every_s = o.grade ? 0.0 : o.sim_progress_s;  // the grader watches its child's progress itself
   sim::set_options(s);
 }
 

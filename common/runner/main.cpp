@@ -13,8 +13,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/host/course.h"
 #include "common/host/harness.h"
 #include "common/host/results.h"
+#include "common/host/sim_budget.h"
 #include "common/host/table.h"
 #include "common/runner/beyond.h"
 #include "common/runner/ladder.h"
@@ -29,32 +31,84 @@ bool all_verified(const std::vector<CaseResult>& results) {
   return !results.empty();
 }
 
+// The ladder's plans on this backend, each with the block it runs at.
+std::vector<std::pair<const Plan*, unsigned>> ladder_runs(Backend b, const RunOptions& o) {
+  std::vector<std::pair<const Plan*, unsigned>> plans;
+  for (const auto& p : ladder_plans())
+    if (p.backend == b) plans.emplace_back(&p, block_for(p, o.block, o.block_given));
+  return plans;
+}
+
+// On the simulator: the estimate of `runs` runs of every plan at each size, refused or said
+// (sim_budget.h). Nothing is measured for runs that are short at any cost.
+void check_ladder_estimate(Device& device, const RunOptions& o, const std::vector<std::uint64_t>& sizes,
+                           std::uint64_t runs, const std::string& what) {
+  if (device.backend() != Backend::sim) return;
+  const auto plans = ladder_runs(Backend::sim, o);
+  double elements = 0;
+  for (const std::uint64_t n : sizes) elements += static_cast<double>(n) * static_cast<double>(runs * plans.size());
+  if (elements < static_cast<double>(sim_measure_above)) return;
+  SimEstimate estimate;
+  for (const auto& [plan, block] : plans) {
+    const SimCost cost = plan_cost(device, *plan, block);
+    for (const std::uint64_t n : sizes) estimate.add(cost, n, runs);
+  }
+  check_sim_estimate(estimate, what, o, std::cout);
+}
+
+// Lesson 12 calls NVIDIA's libraries: where the backend has no version of it, the table says why.
+void note_absent_lessons(std::ostream& out, Backend b) {
+  for (const auto& p : ladder_plans())
+    if (p.lesson == 12 && p.backend == b) return;
+  out << "lesson 12 (versus_cub) is not in this table: its kernels are NVIDIA's CUB and Thrust, which run only on a "
+      << (b == Backend::sim ? "GPU (the simulator runs our own kernels only)" : "GPU, in a build with CUDA") << '\n';
+}
+
 int ladder(const RunOptions& o) {
   auto device = open_device(o, std::cout);
   const std::uint64_t n = o.n_given ? o.n : default_n(device->backend());
   Session session(*device, o);
+  session.check_fits(n);
+  const std::uint64_t runs = 1 + (o.check_only ? 0 : samples(o, device->backend()));
+  check_ladder_estimate(*device, o, {n}, runs,
+                        std::to_string(runs) + " runs of each of the ladder's " +
+                            std::to_string(ladder_runs(device->backend(), o).size()) + " kernels over " + size_text(n) +
+                            " elements");
   session.prepare(n);
   std::cout << "ladder: N = " << n << " floats (" << general(static_cast<double>(n) * 4.0 / (1 << 20), 4) << " MiB), block " << o.block
             << (o.block_given ? "" : " (or the lesson's own)")
-            << ", seed " << o.seed << " (" << to_string(o.distribution) << "), median of " << session.sampling().samples << " samples\n\n";
+            << ", seed " << o.seed << " (" << to_string(o.distribution) << ")";
+  if (o.check_only) std::cout << ", checked, not timed\n\n";
+  else std::cout << ", median of " << session.sampling().samples << " samples\n\n";
   const Baseline* baseline = o.check_only ? nullptr : &session.baseline();
   const auto results = run_ladder(session, o.block, o.block_given, !o.check_only);
   print_ladder_table(std::cout, results, baseline);
+  note_absent_lessons(std::cout, device->backend());
   if (!o.json_path.empty()) {
-    std::vector<nlohmann::json> runs;
-    for (const auto& r : results) runs.push_back(to_json(r, o, baseline));
-    write_json_file(o.json_path, results_document(*device, o, runs, baseline ? std::vector{to_json(*baseline)}
-                                                                            : std::vector<nlohmann::json>{}));
+    std::vector<nlohmann::json> runs_json;
+    for (const auto& r : results) runs_json.push_back(to_json(r, o, baseline));
+    write_json_file(o.json_path, results_document(*device, o, runs_json, baseline ? std::vector{to_json(*baseline)}
+                                                                                  : std::vector<nlohmann::json>{}));
   }
   return all_verified(results) ? exit_ok : exit_failed;
 }
 
 int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
-  if (from > to || to > 34) throw UsageError("--from and --to must satisfy from <= to <= 34 (powers of two)");
-  if (o.json_path.empty()) throw UsageError("bench needs --json FILE to write its results to");
+  if (from > to) throw UsageError("--from " + std::to_string(from) + " is above --to " + std::to_string(to));
+  if (at < from || at > to)
+    throw UsageError("--at " + std::to_string(at) + " is outside --from " + std::to_string(from) + " to --to " +
+                     std::to_string(to) + ": the ladder table is printed at one of the sizes measured");
   auto device = open_device(o, std::cout);
   Session session(*device, o);
-  std::vector<nlohmann::json> runs, baselines;
+  session.check_fits(std::uint64_t{1} << to);
+  std::vector<std::uint64_t> sizes;
+  for (unsigned e = from; e <= to; ++e) sizes.push_back(std::uint64_t{1} << e);
+  const std::uint64_t runs = 1 + samples(o, device->backend());
+  check_ladder_estimate(*device, o, sizes, runs,
+                        std::to_string(runs) + " runs of each of the ladder's " +
+                            std::to_string(ladder_runs(device->backend(), o).size()) + " kernels at each of 2^" +
+                            std::to_string(from) + " to 2^" + std::to_string(to) + " elements");
+  std::vector<nlohmann::json> runs_json, baselines;
   std::vector<CaseResult> at_results;
   const Baseline* at_baseline = nullptr;
   Baseline kept;
@@ -66,7 +120,7 @@ int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
     baselines.push_back(to_json(b));
     const auto results = run_ladder(session, o.block, o.block_given, true);
     ok = ok && all_verified(results);
-    for (const auto& r : results) runs.push_back(to_json(r, o, &b));
+    for (const auto& r : results) runs_json.push_back(to_json(r, o, &b));
     if (e == at) {
       at_results = results;
       kept = b;
@@ -74,21 +128,30 @@ int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
     }
   }
   std::cerr << "\rbench: done                              \n";
-  write_json_file(o.json_path, results_document(*device, o, runs, baselines));
-  if (!at_results.empty()) {
-    std::cout << "\nladder at N = 2^" << at << ":\n\n";
-    print_ladder_table(std::cout, at_results, at_baseline);
-  }
-  std::cout << "\nwrote " << runs.size() << " results to " << o.json_path << '\n';
+  write_json_file(o.json_path, results_document(*device, o, runs_json, baselines));
+  std::cout << "\nladder at N = 2^" << at << ":\n\n";
+  print_ladder_table(std::cout, at_results, at_baseline);
+  note_absent_lessons(std::cout, device->backend());
+  std::cout << "\nwrote " << runs_json.size() << " results to " << o.json_path << '\n';
   return ok ? exit_ok : exit_failed;
 }
 
 // Lessons 17 and 18 are programs of their own (17 links NCCL; 18 is not a rung of the ladder); the
-// runner hands its arguments on to one, from the folder the runner itself is in.
-int hand_on(const char* self, const std::string& lesson, const std::vector<std::string>& first,
-            const std::vector<std::string>& args) {
+// runner hands its arguments, --help included, on to one, from the folder the runner itself is in.
+// `why_absent` says why a build may lack it.
+int hand_on(const char* self, const std::string& command, const std::string& lesson,
+            const std::vector<std::string>& first, const std::vector<std::string>& args, const std::string& why_absent) {
   const auto exe = std::filesystem::absolute(self).parent_path() / lesson;
-  if (!std::filesystem::exists(exe)) throw UsageError(lesson + " was not built here");
+  if (!std::filesystem::exists(exe)) {
+    for (const auto& a : args)
+      if (a == "--help" || a == "-h") {
+        std::cout << "reducelab " << command << " [" << lesson << "'s options]: runs " << exe.string()
+                  << " with them; that lesson is not built here (" << why_absent << ")
+";
+        return exit_ok;
+      }
+    throw UsageError(command + ": " + lesson + " was not built here (" + why_absent + ")");
+  }
   std::vector<std::string> argv_strings{exe.string()};
   argv_strings.insert(argv_strings.end(), first.begin(), first.end());
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
@@ -101,10 +164,8 @@ int hand_on(const char* self, const std::string& lesson, const std::vector<std::
 }
 
 int scaling(const char* self, const std::vector<std::string>& args) {
-  const auto exe = std::filesystem::absolute(self).parent_path() / "17_multi_gpu_nccl";
-  if (!std::filesystem::exists(exe))
-    throw UsageError("scaling: lesson 17 was not built here (it needs NCCL, which configure did not find)");
-  return hand_on(self, "17_multi_gpu_nccl", {"--scaling"}, args);
+  return hand_on(self, "scaling", "17_multi_gpu_nccl", {"--scaling"}, args,
+                 "it needs CUDA and NCCL, which configure did not find");
 }
 
 }  // namespace
@@ -114,34 +175,50 @@ int main(int argc, char** argv) {
     CLI::App app("ReduceLab: the parallel-reduction ladder, checked and measured", "reducelab");
     app.require_subcommand(1);
     auto* ladder_cmd = app.add_subcommand("ladder", "run every lesson at one size and print the ladder table");
-    RunOptionParser ladder_options(*ladder_cmd);
+    RunOptionParser ladder_options(*ladder_cmd, {opt_n | opt_block | opt_reps | opt_seed | opt_dist | opt_json |
+                                                     opt_check_only | opt_backend | opt_sim | opt_racecheck});
     auto* bench_cmd = app.add_subcommand("bench", "run every lesson over N = 2^from .. 2^to and write one JSON file");
-    RunOptionParser bench_options(*bench_cmd);
-    unsigned from = 10, to = 28, at = 24;
-    bench_cmd->add_option("--from", from, "smallest size, as a power of two")->capture_default_str();
-    bench_cmd->add_option("--to", to, "largest size, as a power of two")->capture_default_str();
-    bench_cmd->add_option("--at", at, "print the ladder table at this power of two")->capture_default_str();
+    RunOptionSet bench_set{opt_block | opt_reps | opt_seed | opt_dist | opt_json | opt_backend | opt_sim | opt_racecheck};
+    bench_set.json_help = "write every result, with the ceiling and CUB at each size, to this file";
+    bench_set.json_required = true;
+    RunOptionParser bench_options(*bench_cmd, bench_set);
+    std::string from = "10", to = "28", at = "24";
+    bench_cmd->add_option("--from", from, "smallest size, 2^K")->type_name("K")->capture_default_str();
+    bench_cmd->add_option("--to", to, "largest size, 2^K (K at most 34)")->type_name("K")->capture_default_str();
+    bench_cmd->add_option("--at", at, "print the ladder table at 2^K (K from --from to --to)")
+        ->type_name("K")
+        ->capture_default_str();
     auto* beyond_cmd = app.add_subcommand(
         "beyond", "lessons 13-16 (operators x types, rows, columns, any axes), each at its own sizes; --json FILE");
     BeyondOptions beyond_options;
-    beyond_cmd->add_option("--backend", beyond_options.backend, "gpu or sim (default: the GPU when one is visible)")
-        ->check(CLI::IsMember({"gpu", "sim"}));
+    beyond_cmd->add_option("--backend", beyond_options.backend, "gpu or sim (default: the GPU when one is visible)");
     beyond_cmd->add_option("--baseline", beyond_options.baseline_path,
                            "PyTorch's times for lessons 14-16 (tests/device/torch_baselines.py --out FILE)");
     beyond_cmd->add_option("--json", beyond_options.json_path, "write every lesson's table into this file (reducelab.beyond)");
     beyond_cmd->add_flag("--check-only", beyond_options.check_only, "verify, don't time");
     auto* scaling_cmd = app.add_subcommand(
-        "scaling", "lesson 17: 2^28 floats per GPU (or --n-per-gpu) on 1, 2, 4, 8 GPUs as present; --json FILE");
-    scaling_cmd->allow_extras();
+        "scaling", "lesson 17: 2^28 floats per GPU (or --n-per-gpu) on 1, 2, 4, 8 GPUs as present; its options are "
+                   "lesson 17's (reducelab scaling --help lists them)");
+    scaling_cmd->prefix_command();  // everything after `scaling`, --help included, is lesson 17's
+    scaling_cmd->set_help_flag();
     auto* bugs_cmd = app.add_subcommand(
         "bugs", "lesson 18 (a side lesson): nine classic mistakes, on the GPU or the simulator, one line each; "
-                "its options follow (--list, --bug NAME, --fixed, --backend)");
-    bugs_cmd->allow_extras();
+                "its options are lesson 18's (reducelab bugs --help lists them)");
+    bugs_cmd->prefix_command();
+    bugs_cmd->set_help_flag();
     if (!parse_command_line(app, argc, argv)) return exit_ok;
     if (*ladder_cmd) return ladder(ladder_options.resolve());
     if (*scaling_cmd) return scaling(argv[0], scaling_cmd->remaining());
-    if (*bugs_cmd) return hand_on(argv[0], "18_common_bugs", {}, bugs_cmd->remaining());
-    if (*beyond_cmd) return run_beyond(argv[0], beyond_options);
-    return bench(bench_options.resolve(), from, to, at);
+    if (*bugs_cmd)
+      return hand_on(argv[0], "bugs", "18_common_bugs", {}, bugs_cmd->remaining(), "it was left out of this build");
+    if (*beyond_cmd) {
+      parse_backend(beyond_options.backend);  // gpu, sim or nothing
+      if (!beyond_options.json_path.empty()) check_output_path(beyond_options.json_path, "--json");
+      return run_beyond(argv[0], beyond_options);
+    }
+    const auto power = [](const std::string& text, const char* option) {
+      return static_cast<unsigned>(parse_count(text, option, 34));
+    };
+    return bench(bench_options.resolve(), power(from, "--from"), power(to, "--to"), power(at, "--at"));
   });
 }

@@ -50,6 +50,9 @@ public:
     bool in_shared_guard(const void* address) const noexcept;
     const char* kernel_name() const noexcept { return config_.kernel_name; }
     uint3 block_index() const noexcept { return block_; }
+    std::uint64_t linear_block() const noexcept {
+        return block_.x + std::uint64_t{config_.grid.x} * (block_.y + std::uint64_t{config_.grid.y} * block_.z);
+    }
     uint3 thread_index() const noexcept { return threads_[current_].index; }
 
     // The runner of the block running on this host thread (null outside a launch).

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <exception>
 #include <limits>
@@ -10,6 +12,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 #include "common/sim/block_runner.h"
 #include "common/sim/stack_pool.h"
@@ -39,6 +43,70 @@ struct GridState {
         stop.store(true);
     }
 };
+
+// What a launch's host threads share when a kernel faults (stop_on_kernel_fault, runtime.h). Only
+// lock-free atomics and a spin lock: a signal handler uses it.
+struct FaultGate {
+    std::atomic<unsigned> running{0};  // host threads of the launch that have not stopped
+    std::atomic<bool> faulted{false};
+    std::atomic_flag lock = ATOMIC_FLAG_INIT;
+    std::uint64_t block = std::numeric_limits<std::uint64_t>::max();  // the lowest faulting block
+    const char* line = nullptr;                                        // and its report
+    std::atomic<FaultReport> report{nullptr};
+
+    void record(std::uint64_t b, const char* text) noexcept {
+        while (lock.test_and_set(std::memory_order_acquire)) {
+        }
+        if (b < block) {
+            block = b;
+            line = text;
+        }
+        lock.clear(std::memory_order_release);
+    }
+
+    // A host thread stops: after its last block, or at its fault. The last to stop after a fault
+    // reports it; every block that had started has ended by then.
+    void stopped() noexcept {
+        if (running.fetch_sub(1, std::memory_order_acq_rel) == 1 && faulted.load()) {
+            while (lock.test_and_set(std::memory_order_acquire)) {
+            }
+            report.load()(line);
+        }
+    }
+};
+
+// Progress lines (Options::progress_every_s): when the first was asked for, and when the last line
+// (or the first request) was; steady-clock nanoseconds, 0 for never.
+std::atomic<std::int64_t> progress_since{0};
+std::atomic<std::int64_t> progress_last{0};
+
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// Called by a host thread after each block: one line when it is time, by whichever thread gets there.
+void maybe_say_progress(const LaunchConfig& config, std::uint64_t done, std::uint64_t blocks) {
+    const auto every = static_cast<std::int64_t>(config.options.progress_every_s * 1e9);
+    const std::int64_t now = now_ns();
+    std::int64_t last = progress_last.load(std::memory_order_relaxed);
+    if (last == 0) {  // the first launch since progress was asked for
+        std::int64_t zero = 0;
+        progress_since.compare_exchange_strong(zero, now);
+        progress_last.compare_exchange_strong(last, now);
+        return;
+    }
+    if (now - last < every || !progress_last.compare_exchange_strong(last, now)) return;
+    const double so_far = static_cast<double>(now - progress_since.load()) / 1e9;
+    char line[256];
+    std::snprintf(line, sizeof line, "sim: still running after %.0f s: kernel '%s', block %llu of %llu (%.0f%%)\n",
+                  so_far, config.kernel_name ? config.kernel_name : "?", static_cast<unsigned long long>(done),
+                  static_cast<unsigned long long>(blocks), 100.0 * static_cast<double>(done) / static_cast<double>(blocks));
+    std::fputs(line, stderr);
+}
+
+thread_local FaultGate* t_gate = nullptr;  // the launch this host thread runs blocks of
+thread_local char t_fault_line[512];       // its fault's report; it outlives the report (the thread waits)
 
 }  // namespace
 
@@ -75,11 +143,14 @@ void run_grid(const LaunchConfig& config) {
     workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
 
     GridState state;
+    FaultGate gate;
     auto work = [&]() noexcept {
+        gate.running.fetch_add(1);  // before its first block: a fault is reported only once this thread stops
+        t_gate = &gate;
         try {
             StackPool stacks;
             BlockRunner runner(config, stacks);
-            while (!state.stop.load(std::memory_order_relaxed)) {
+            while (!state.stop.load(std::memory_order_relaxed) && !gate.faulted.load(std::memory_order_relaxed)) {
                 const std::uint64_t b = state.next.fetch_add(1, std::memory_order_relaxed);
                 if (b >= blocks) break;
                 const uint3 index{static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
@@ -88,10 +159,13 @@ void run_grid(const LaunchConfig& config) {
                     state.record(b, std::move(e));
                     break;
                 }
+                if (config.options.progress_every_s > 0) maybe_say_progress(config, b + 1, blocks);
             }
         } catch (...) {
             state.record(std::numeric_limits<std::uint64_t>::max(), std::current_exception());
         }
+        t_gate = nullptr;
+        gate.stopped();
     };
 
     std::vector<std::thread> pool;
@@ -109,3 +183,19 @@ void run_grid(const LaunchConfig& config) {
 }
 
 }  // namespace rl::sim::detail
+
+namespace rl::sim {
+
+bool stop_on_kernel_fault(const void* address, FaultReport report) noexcept {
+    detail::FaultGate* gate = detail::t_gate;
+    const detail::BlockRunner* runner = detail::BlockRunner::current();
+    if (gate == nullptr || runner == nullptr) return false;
+    describe_fault(address, detail::t_fault_line, sizeof detail::t_fault_line);
+    gate->record(runner->linear_block(), detail::t_fault_line);
+    gate->report.store(report);
+    gate->faulted.store(true);
+    gate->stopped();
+    for (;;) ::pause();  // the thread that reports ends the process
+}
+
+}  // namespace rl::sim

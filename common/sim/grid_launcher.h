@@ -1,5 +1,6 @@
 // Runs all blocks of a grid on a pool of host threads (each runs one block at a time,
-// all of that block's fibers on it) and rethrows the first failure on the caller.
+// all of that block's fibers on it) and rethrows the first failure on the caller. Where
+// Options::progress_every_s asks, says on stderr how far a long run is, between blocks.
 #pragma once
 #include <cstddef>
 

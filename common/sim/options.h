@@ -18,6 +18,10 @@ struct Options {
     // Race checking: every access through a checked view (racecheck.h) is checked against the
     // block's synchronisation, and the first race ends the launch with a KernelError (README.md).
     bool racecheck = false;
+    // Progress of long runs: while launches run, a line on stderr each time this many seconds have
+    // passed since the last such line (or since progress was first asked for) -- how long the
+    // process has simulated, and where the running launch is. 0: no lines.
+    double progress_every_s = 0;
 };
 
 void set_options(const Options& o);

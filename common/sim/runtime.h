@@ -18,6 +18,18 @@ std::size_t dynamic_shared_bytes();
 // nothing. Returns false on a host thread that is not running a block.
 bool describe_fault(const void* address, char* buf, std::size_t size) noexcept;
 
+// A memory-fault handler's way to report a fault in a kernel once, and the same fault on every run.
+// On a host thread running a block of a launch it writes the describe_fault line into a buffer of
+// its own and does not return: no further block of the launch starts, the blocks already running on
+// the launch's other host threads run on to their end (or to their own fault), and the last of the
+// launch's host threads to stop calls `report` once, with the line of the lowest faulting block (in
+// it, the first thread to fault in the launch's schedule: in lane order, the lowest). Every block
+// below the first one to fault has started by then (blocks start in order), so which block is
+// named does not depend on the host threads' timing. `report` must end the process. Returns false,
+// doing nothing, on a host thread that runs no block. Allocates nothing.
+using FaultReport = void (*)(const char* line);
+bool stop_on_kernel_fault(const void* address, FaultReport report) noexcept;
+
 // What a trace recorder hears of synchronisation (common/device/traced.h records it as barrier
 // events): called on the host thread that runs the block, once every thread of the block has passed
 // a __syncthreads (warp_mask 0), or once the lanes in warp_mask of warp `warp` have passed a

@@ -15,6 +15,7 @@
 #include "common/host/grade_main.h"
 #include "common/host/harness.h"
 #include "common/host/results.h"
+#include "common/host/sim_budget.h"
 #include "common/host/table.h"
 #include "common/host/typed_outputs.h"
 #include "common/host/watchdog.h"
@@ -84,40 +85,51 @@ int grade(const std::string& program_path, const RunOptions& options) {
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"Lesson 13: operators and element types in one single-pass reduction"};
-  std::string n_text, ops_text = "sum,max,min,mean,variance,argmax,argmin", types_text = "float32,float64,float16,bfloat16,int32";
-  std::string backend_text, json_path;
-  unsigned reps = 20;
-  bool check_only = false;
-  std::uint64_t seed = 20240601;
-  app.add_option("--n", n_text, "elements per reduction: 1000, 2^28, 2^24+3 (default: 2^28 on a GPU, 2^16 simulated)");
-  app.add_option("--ops", ops_text, "comma-separated operators");
-  app.add_option("--types", types_text, "comma-separated element types");
-  app.add_option("--backend", backend_text, "gpu or sim (default: the GPU when one is visible)");
-  app.add_option("--reps", reps, "timed samples; the median is reported")->check(CLI::PositiveNumber);
-  app.add_option("--seed", seed, "input seed");
-  app.add_option("--json", json_path, "write the table to this file (schema reducelab.ops)");
-  app.add_flag("--check-only", check_only, "verify, don't time");
-  RunOptions o;
-  const GradeOptions grading(app, o);
+  CLI::App app{"Lesson 13: operators and element types in one single-pass reduction", "13_operators_and_types"};
+  std::string ops_text = "sum,max,min,mean,variance,argmax,argmin", types_text = "float32,float64,float16,bfloat16,int32";
+  RunOptionSet set{opt_n | opt_reps | opt_seed | opt_json | opt_check_only | opt_backend | opt_sim | opt_grade};
+  set.n_help = "elements per reduction: 1000, 2^28, 2^24+3 (default: 2^28 on a GPU, 2^16 simulated)";
+  set.json_help = "write the table to this file (schema reducelab.ops)";
+  const RunOptionParser shared(app, set);
+  app.add_option("--ops", ops_text, "comma-separated operators")->capture_default_str();
+  app.add_option("--types", types_text, "comma-separated element types")->capture_default_str();
   if (!parse_command_line(app, argc, argv)) return exit_ok;
-  if (grading.hint_asked(13)) return exit_ok;
-  o.backend = parse_backend(backend_text);
+  const RunOptions o = shared.resolve();
+  if (print_hint_if_asked(o, 13)) return exit_ok;
   if (o.grade) return grade(argv[0], o);
   const auto ops = parse_op_list(ops_text);
   const auto types = parse_dtype_list(types_text);
+  if (o.n_given && o.n == 0)
+    throw UsageError("--n: the table needs at least one element (the empty sum is 0, the rest have no value)");
   auto device = open_device(o, std::cout);
   const bool gpu = device->backend() == Backend::gpu;
-  std::uint64_t n = gpu ? std::uint64_t{1} << 28 : std::uint64_t{1} << 16;
-  if (!n_text.empty()) {
-    const auto parsed = parse_size(n_text);
-    if (!parsed) throw UsageError("--n: expected a size such as 1000, 2^24 or 2^24+3, got '" + n_text + "'");
-    n = *parsed;
-  }
-  if (n == 0) throw UsageError("--n: the table needs at least one element (the empty sum is 0, the rest have no value)");
+  const std::uint64_t n = o.n_given ? o.n : gpu ? std::uint64_t{1} << 28 : std::uint64_t{1} << 16;
+  const std::uint64_t seed = o.seed;
+  const bool check_only = o.check_only;
   const OpsKernels& kernels = *ops_kernels(device->backend());
   const OpsCub* cub = gpu ? ops_cub() : nullptr;
-  const Sampling sampling{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
+  const Sampling sampling{samples(o, device->backend()), 0.2, gpu ? 3u : 1u};
+  // Before any work: the widest type's input must fit (with its host copy, on the simulator), and a
+  // simulated run must finish in reasonable time.
+  std::size_t widest = 0;
+  for (const DType t : types) widest = std::max(widest, dtype_bytes(t));
+  const double input_bytes = static_cast<double>(n) * static_cast<double>(widest) * (gpu ? 1 : 2);
+  if (input_bytes > static_cast<double>(device->free_bytes()) / 2)
+    throw UsageError("--n " + std::to_string(n) + ": " + std::to_string(static_cast<std::uint64_t>(input_bytes) >> 20) +
+                     " MiB of input does not fit in the " + (gpu ? "device's memory" : "memory the simulator has") +
+                     " (" + std::to_string(device->free_bytes() >> 20) + " MiB free, half of it for the input)");
+  if (!gpu) {
+    const std::uint64_t runs = ops.size() * types.size() * (1 + (check_only ? 0 : sampling.samples));
+    if (static_cast<double>(n) * static_cast<double>(runs) >= static_cast<double>(sim_measure_above)) {
+      constexpr std::uint64_t most = std::uint64_t{1} << 17;
+      DeviceBuffer in(*device, most * sizeof(float));
+      device->poison(in.get(), most * sizeof(float));
+      const SimCost cost = measure_sim_cost([&](std::uint64_t e) { run_op(*device, ReduceOp::sum, DType::f32, in.get(), e); });
+      SimEstimate estimate;
+      estimate.add(cost, n, runs);
+      check_sim_estimate(estimate, kernel_runs_text(runs) + " over " + size_text(n) + " elements", o, std::cout);
+    }
+  }
   std::cout << "lesson 13_operators_and_types: N = " << n << ", seed " << seed << "\n";
 
   Table table({"op", "type", "time", "GB/s", "% of sum", "x CUB", "CUB call", "check"});
@@ -183,10 +195,10 @@ int run(int argc, char** argv) {
   }
   table.print(std::cout);
   if (!gpu && !check_only) std::cout << "(simulated times: no GB/s, no CUB)\n";
-  if (!json_path.empty()) {
+  if (!o.json_path.empty()) {
     nlohmann::json doc = table_record("reducelab.ops", *device, seed, sampling.samples);
     doc["runs"] = runs;
-    write_json_file(json_path, doc);
+    write_json_file(o.json_path, doc);
   }
   return all_verified ? exit_ok : exit_failed;
 }

@@ -18,6 +18,7 @@
 #include "common/host/grade_main.h"
 #include "common/host/harness.h"
 #include "common/host/results.h"
+#include "common/host/sim_budget.h"
 #include "common/host/table.h"
 #include "common/host/typed_outputs.h"
 #include "lessons/16_any_axes/axes_api.h"
@@ -38,17 +39,20 @@ std::vector<std::string> split_commas(const std::string& text) {
 std::vector<std::int64_t> parse_dims(const std::string& text, const char* what) {
   std::vector<std::int64_t> out;
   for (const std::string& item : split_commas(text)) {
-    const bool negative = !item.empty() && item[0] == '-';
-    const auto v = parse_size(negative ? std::string_view(item).substr(1) : std::string_view(item));
-    if (!v || *v > (std::uint64_t{1} << 62))
-      throw UsageError(std::string("--") + what + ": expected whole numbers such as 64,128,2^10, got '" + item + "'");
-    out.push_back(negative ? -static_cast<std::int64_t>(*v) : static_cast<std::int64_t>(*v));
+    if (item.empty())
+      throw UsageError(std::string("--") + what + ": expected whole numbers such as 64,128,2^10, got an empty one in '" +
+                       text + "'");
+    const bool negative = item[0] == '-';
+    // parse_count's messages: not a number, or too large.
+    const std::uint64_t v = parse_count(negative ? std::string_view(item).substr(1) : std::string_view(item),
+                                        std::string("--") + what);
+    out.push_back(negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v));
   }
   if (out.empty()) throw UsageError(std::string("--") + what + ": no dimensions given");
   return out;
 }
 
-// "0,2"; "none" (or "") reduces nothing.
+// "0,2"; "none" reduces nothing (an empty --axes is refused with the other empty values).
 std::vector<int> parse_axes(const std::string& text) {
   std::vector<int> out;
   if (text == "none" || text.empty()) return out;
@@ -118,36 +122,36 @@ int grade(const std::string& program_path, const RunOptions& o) {
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"Lesson 16: a reduction over any axes of a strided tensor"};
-  std::string shape_text, strides_text, ops_text = "sum", types_text = "float32", backend_text, json_path, baseline_path;
+  CLI::App app{"Lesson 16: a reduction over any axes of a strided tensor", "16_any_axes"};
+  std::string shape_text, strides_text, ops_text = "sum", types_text = "float32", baseline_path;
   std::vector<std::string> axes_texts;
-  unsigned reps = 20;
-  bool check_only = false, explain = false;
-  std::uint64_t seed = 20240601;
-  CLI::Option* shape_opt = app.add_option("--shape", shape_text, "sizes, outermost first: 64,128,64,128 (default: that tensor on a GPU, 8,16,8,16 simulated)");
+  bool explain = false;
+  app.add_option("--shape", shape_text,
+                 "sizes, outermost first: 64,128,64,128 (default: that tensor on a GPU, 8,16,8,16 simulated)");
   app.add_option("--strides", strides_text, "strides in elements (default: contiguous, row-major)");
-  app.add_option("--axes", axes_texts, "axes to reduce: 0,2 (repeat for several cases; none: no axes)");
-  app.add_option("--ops", ops_text, "comma-separated operators (sum,max,min,mean,variance,argmax,argmin)");
-  app.add_option("--types", types_text, "comma-separated element types (float32,float64,float16,bfloat16,int32)");
-  app.add_option("--backend", backend_text, "gpu or sim (default: the GPU when one is visible)");
-  app.add_option("--reps", reps, "timed samples; the median is reported")->check(CLI::PositiveNumber);
-  app.add_option("--seed", seed, "input seed");
-  app.add_option("--json", json_path, "write the table to this file (schema reducelab.axes)");
+  app.add_option("--axes", axes_texts,
+                 "axes to reduce: 0,2 (repeat for several cases; none: no axes; required with --shape, else the "
+                 "benchmark's 0,2 1,3 3 0)");
+  app.add_option("--ops", ops_text, "comma-separated operators (sum,max,min,mean,variance,argmax,argmin)")
+      ->capture_default_str();
+  app.add_option("--types", types_text, "comma-separated element types (float32,float64,float16,bfloat16,int32)")
+      ->capture_default_str();
   app.add_option("--baseline", baseline_path, "PyTorch's times (tests/device/torch_baselines.py --out FILE)");
-  app.add_flag("--check-only", check_only, "verify, don't time");
   app.add_flag("--explain", explain, "print each case's plan and launch, then stop");
-  RunOptions o;
-  const GradeOptions grading(app, o);
+  RunOptionSet set{opt_reps | opt_seed | opt_json | opt_check_only | opt_backend | opt_sim | opt_grade};
+  set.json_help = "write the table to this file (schema reducelab.axes)";
+  const RunOptionParser shared(app, set);
   if (!parse_command_line(app, argc, argv)) return exit_ok;
-  if (grading.hint_asked(16)) return exit_ok;
+  const RunOptions o = shared.resolve();
+  if (print_hint_if_asked(o, 16)) return exit_ok;
 
-  o.backend = parse_backend(backend_text);
   if (o.grade) return grade(argv[0], o);
+  const std::uint64_t seed = o.seed;
+  const bool check_only = o.check_only;
   const auto ops = parse_op_list(ops_text);
   const auto types = parse_dtype_list(types_text);
   std::vector<std::vector<int>> axis_sets;
   for (const std::string& a : axes_texts) axis_sets.push_back(parse_axes(a));
-  if (shape_opt->count() > 0 && shape_text.empty()) throw UsageError("--shape: no dimensions given");
   if (!shape_text.empty() && axis_sets.empty()) throw UsageError("--axes: name the axes to reduce (for example --axes 0,2)");
   if (axis_sets.empty()) axis_sets = {{0, 2}, {1, 3}, {3}, {0}};  // the benchmark's four cases
   std::optional<std::vector<std::int64_t>> shape_given, strides_given;
@@ -178,7 +182,70 @@ int run(int argc, char** argv) {
   for (const auto& axes : axis_sets) plan_for(shape, axes);
   const AxesKernels& kernels = *axes_kernels(device->backend());
   const AxesCub* cub = gpu ? axes_cub() : nullptr;
-  const Sampling timing{gpu ? reps : std::min(reps, 3u), 0.2, gpu ? 3u : 1u};
+  const Sampling timing{samples(o, device->backend()), 0.2, gpu ? 3u : 1u};
+  // Before any work: the tensor must fit (with its host copy, on the simulator), and a simulated run
+  // must finish in reasonable time.
+  {
+    std::size_t widest = 0;
+    for (const DType t : types) widest = std::max(widest, dtype_bytes(t));
+    const double span = static_cast<double>(plan_for(shape, {}).input_span);
+    const double bytes = span * static_cast<double>(widest) * (gpu ? 1 : 2);
+    if (bytes > static_cast<double>(device->free_bytes()) / 2)
+      throw UsageError("--shape " + join(shape) + ": " + std::to_string(static_cast<std::uint64_t>(bytes) >> 20) +
+                       " MiB of input does not fit in the " + (gpu ? "device's memory" : "memory the simulator has") +
+                       " (" + std::to_string(device->free_bytes() >> 20) + " MiB free, half of it for the input)");
+    if (!gpu && !explain) {
+      // Each case's kernel runs: every operator and type, checked and (unless --check-only) timed.
+      // Each case's cost is measured on the same tensor with its outermost size cut down, then on the
+      // tensor itself where one run is short, where the run is long enough to be worth measuring.
+      const std::uint64_t runs = ops.size() * types.size() * (1 + (check_only ? 0 : timing.samples));
+      double elements = 0;
+      for (const auto& axes : axis_sets) {
+        const AxesPlan p = plan_for(shape, axes);
+        elements += static_cast<double>(runs) * static_cast<double>(p.outputs) * static_cast<double>(p.reduced);
+      }
+      if (elements >= static_cast<double>(sim_measure_above)) {
+        constexpr std::uint64_t most = std::uint64_t{1} << 17;
+        SimEstimate estimate;
+        for (const auto& axes : axis_sets) {
+          const AxesPlan whole = plan_for(shape, axes);
+          const double per_outer = static_cast<double>(whole.input_span) / static_cast<double>(shape[0]);
+          const auto cut = [&](std::uint64_t e) {
+            std::vector<std::int64_t> sizes = shape;
+            sizes[0] = std::max<std::int64_t>(1, std::min<std::int64_t>(shape[0], static_cast<std::int64_t>(
+                                                                                      static_cast<double>(e) / per_outer)));
+            return plan_axes(sizes, strides, axes);
+          };
+          const AxesPlan largest = cut(most);
+          DeviceBuffer in(*device, largest.input_span * sizeof(float) + 16);
+          DeviceBuffer out(*device, std::max<std::uint64_t>(largest.outputs, 1) * 16);
+          DeviceBuffer scratch(*device, kernels.scratch_bytes(ReduceOp::sum, DType::f32, largest, in.get(), device->shape()));
+          device->poison(in.get(), in.bytes());
+          const SimCost cost = measure_sim_cost([&](std::uint64_t e) {
+            const AxesPlan p = cut(e);
+            if (p.outputs > 0)
+              kernels.reduce(ReduceOp::sum, DType::f32, in.get(), p, scratch.get(), out.get(), device->shape(),
+                             device->stream());
+          });
+          const double one = one_run_seconds(cost, whole.outputs * whole.reduced, [&] {
+            DeviceBuffer all_in(*device, whole.input_span * sizeof(float) + 16);
+            DeviceBuffer all_out(*device, std::max<std::uint64_t>(whole.outputs, 1) * 16);
+            DeviceBuffer all_scratch(*device,
+                                     kernels.scratch_bytes(ReduceOp::sum, DType::f32, whole, all_in.get(), device->shape()));
+            device->poison(all_in.get(), all_in.bytes());
+            if (whole.outputs > 0)
+              kernels.reduce(ReduceOp::sum, DType::f32, all_in.get(), whole, all_scratch.get(), all_out.get(),
+                             device->shape(), device->stream());
+          });
+          estimate.add({one, 0}, 0, runs);
+        }
+        check_sim_estimate(estimate,
+                           kernel_runs_text(runs * axis_sets.size()) + " over " + general(elements, 3) +
+                               " elements in all",
+                           o, std::cout);
+      }
+    }
+  }
   std::cout << "lesson 16_any_axes: shape " << join(shape) << ", strides " << join(strides) << ", seed " << seed << "\n";
 
   Table table({"axes", "op", "type", "plan", "M x K", "time", "GB/s", "x CUB", "x torch", "x best", "check"});
@@ -270,11 +337,11 @@ int run(int argc, char** argv) {
   if (!gpu && !check_only) std::cout << "(simulated times: no GB/s, no CUB, no torch)\n";
   if (cub && !check_only)
     for (const auto& axes : axis_sets) std::cout << "CUB for " << join_axes(axes) << ": " << cub->name(plan_for(shape, axes)) << "\n";
-  if (!json_path.empty()) {
+  if (!o.json_path.empty()) {
     nlohmann::json doc = table_record("reducelab.axes", *device, seed, timing.samples);
     doc["baseline"] = baseline_path;
     doc["runs"] = runs;
-    write_json_file(json_path, doc);
+    write_json_file(o.json_path, doc);
   }
   return all_verified ? exit_ok : exit_failed;
 }

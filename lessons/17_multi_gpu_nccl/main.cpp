@@ -289,7 +289,11 @@ int grade(const std::string& program_path, const Options& o) {
 
 int lesson(int argc, const char* const* argv) {
   CLI::App app(title, program);
-  RunOptionParser shared(app);
+  // No --trace (lesson 11's kernel does the local work: trace it there) and no simulator options
+  // (NCCL has no simulator).
+  RunOptionSet set{lesson_options & ~(opt_trace | opt_sim | opt_racecheck)};
+  set.n_help = "floats in all, split over the GPUs: 1000, 2^30 or 2^30+3 (default: 2^28 per GPU, see --n-per-gpu)";
+  RunOptionParser shared(app, set);
   Options o;
   std::string gpus_text, per_gpu_text;
   app.add_option("--gpus", gpus_text, "how many GPUs (default: every visible one); with --scaling, the most");
@@ -311,12 +315,14 @@ int lesson(int argc, const char* const* argv) {
   if (o.run.backend == Backend::sim)
     throw UsageError("lesson 17 has no simulator version: NCCL moves data between real GPUs "
                      "(run lesson 11 with --backend sim to watch the local step)");
-  if (!o.run.trace_path.empty()) throw UsageError("--trace: lesson 17 records no trace; lesson 11's kernel does the work");
+  std::uint64_t gpus_asked = 0;
+  if (!gpus_text.empty()) {
+    gpus_asked = parse_count(gpus_text, "--gpus", 1024);
+    if (gpus_asked == 0) throw UsageError("--gpus must be at least 1");
+  }
   if (!per_gpu_text.empty()) {
-    const auto m = per_gpu_text.starts_with('-') ? std::nullopt : parse_size(per_gpu_text);
-    if (!m) throw UsageError("--n-per-gpu must be a whole number such as 2^30 (got '" + per_gpu_text + "')");
+    o.n_per_gpu = parse_count(per_gpu_text, "--n-per-gpu");
     if (o.run.n_given) throw UsageError("give --n (the whole input) or --n-per-gpu (each GPU's share), not both");
-    o.n_per_gpu = *m;
   }
   if (o.scaling && o.processes) throw UsageError("--scaling runs in one process; leave out --processes");
   if (o.rank >= 0) return run_rank(o);
@@ -325,12 +331,9 @@ int lesson(int argc, const char* const* argv) {
   const unsigned visible = visible_gpus(&why);
   if (visible == 0) throw UsageError("lesson 17 needs at least one NVIDIA GPU (NCCL has no simulator): " + why);
   unsigned gpus = visible;
-  if (!gpus_text.empty()) {
-    const auto k = parse_size(gpus_text);
-    if (!k || *k < 1 || *k > visible)
-      throw UsageError("--gpus must be from 1 to " + std::to_string(visible) + ", the GPUs visible (got '" + gpus_text + "')");
-    gpus = static_cast<unsigned>(*k);
-  }
+  if (gpus_asked > visible)
+    throw UsageError("--gpus " + gpus_text + " is more than the " + std::to_string(visible) + " GPUs visible");
+  if (gpus_asked) gpus = static_cast<unsigned>(gpus_asked);
   if (o.n_per_gpu > ~std::uint64_t{0} / gpus) throw UsageError("--n-per-gpu x GPUs does not fit in 64 bits");
   std::cout << "backend: gpu (" << gpus << " of " << visible << " visible GPUs, NCCL " << nccl_version() << ")\n";
   if (visible == 1)

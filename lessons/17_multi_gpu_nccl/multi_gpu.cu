@@ -165,8 +165,7 @@ unsigned visible_gpus(std::string* why) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count <= 0) {
-    if (why) *why = e != cudaSuccess ? std::string("no NVIDIA GPU or driver found (CUDA says: ") + cudaGetErrorString(e) + ")"
-                                     : std::string("no NVIDIA GPU found");
+    if (why) *why = no_gpu_reason(e);
     cudaGetLastError();
     return 0;
   }

@@ -1,6 +1,15 @@
 # Runs EXE with ARGS and passes only when it exits with code 2 after printing exactly one line,
-# starting "error:", on stderr (and, with EXPECT, when that line contains EXPECT).
-execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# starting "error:", on stderr; and
+#   EXPECT    when that line matches this regular expression
+#   EXACT     when that line is exactly this text (without "error: ")
+#   PHRASES   when it contains each of these phrases (a list, literal)
+#   NO_OUTPUT when nothing was printed on stdout: the error came before any work started
+# EMPTY_LAST adds an empty argument after ARGS (a CMake list cannot hold one): `--n ''`.
+if(EMPTY_LAST)
+  execute_process(COMMAND ${EXE} ${ARGS} "" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+else()
+  execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+endif()
 string(STRIP "${err}" err)
 string(REGEX MATCHALL "\n" newlines "${err}")
 list(LENGTH newlines lines)
@@ -12,5 +21,17 @@ if(NOT lines EQUAL 0 OR NOT err MATCHES "^error: ")
 endif()
 if(DEFINED EXPECT AND NOT err MATCHES "${EXPECT}")
   message(FATAL_ERROR "expected the message to mention '${EXPECT}', got: ${err}")
+endif()
+if(DEFINED EXACT AND NOT err STREQUAL "error: ${EXACT}")
+  message(FATAL_ERROR "expected the message\nerror: ${EXACT}\ngot\n${err}")
+endif()
+foreach(phrase IN LISTS PHRASES)
+  string(FIND "${err}" "${phrase}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected the message to contain '${phrase}', got: ${err}")
+  endif()
+endforeach()
+if(NO_OUTPUT AND NOT out STREQUAL "")
+  message(FATAL_ERROR "expected the error before any work, but stdout has:\n${out}")
 endif()
 message(STATUS "ok: ${err}")

@@ -66,4 +66,9 @@ TEST_CASE("the results file is written whole, and a bad path is a usage error", 
   CHECK(nlohmann::json::parse(f)["a"] == 1);
   std::remove(path.c_str());
   CHECK_THROWS_AS(write_json_file("/nonexistent-dir/x.json", nlohmann::json{}), UsageError);
+  try {
+    write_json_file("/nonexistent-dir/x.json", nlohmann::json{}, "--trace");
+  } catch (const UsageError& e) {
+    CHECK(std::string(e.what()) == "--trace: cannot write '/nonexistent-dir/x.json' (No such file or directory)");
+  }
 }

@@ -18,6 +18,11 @@ struct CudaOutOfMemory : CudaError {
   using CudaError::CudaError;
 };
 
+// Why cudaGetDeviceCount found no GPU (it returned `code`, or a count of 0), in words that say what
+// to do, if anything: "no NVIDIA GPU found (no NVIDIA driver is installed)" on a machine without one,
+// an outdated driver only where there is a driver to update.
+std::string no_gpu_reason(cudaError_t code);
+
 [[noreturn]] void throw_cuda_error(cudaError_t code, const char* expression, const std::source_location& where);
 
 inline void check_cuda(cudaError_t code, const char* expression,
