@@ -146,8 +146,7 @@ int hand_on(const char* self, const std::string& command, const std::string& les
     for (const auto& a : args)
       if (a == "--help" || a == "-h") {
         std::cout << "reducelab " << command << " [" << lesson << "'s options]: runs " << exe.string()
-                  << " with them; that lesson is not built here (" << why_absent << ")
-";
+                  << " with them; that lesson is not built here (" << why_absent << ")\n";
         return exit_ok;
       }
     throw UsageError(command + ": " + lesson + " was not built here (" + why_absent + ")");
