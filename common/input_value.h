@@ -19,7 +19,8 @@ enum class Distribution {
   // A 1 at every 256th element (from a seeded phase), 0 elsewhere: any 256 consecutive elements hold
   // exactly one spike, and up to 2^32 elements every partial sum is a whole number of at most 2^24,
   // exact in float32 in any order. So the total is exact at every size, and a lost or doubled run of
-  // 256 or more elements (a block's share, a GPU's share) moves it by at least 1.
+  // 256 or more elements (a block's share, a GPU's share) moves it by at least 1. A run's input
+  // (fill_run_input, common/host/input.h) adds a 1 at the last element, for a short last block.
   spikes,
 };
 

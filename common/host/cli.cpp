@@ -151,7 +151,7 @@ RunOptionParser::RunOptionParser(CLI::App& app, RunOptionSet set) : set_(std::mo
         ->capture_default_str();
   if (w & opt_dist)
     app.add_option("--dist", dist_, "input distribution: uniform (-1,1), positive [0.5,1.5), integers 1..8, "
-                   "spikes (a 1 every 256th element, else 0: exact at any N)")
+                   "spikes (a 1 every 256th element and at the last, else 0: exact at any N)")
         ->capture_default_str();
   if (w & opt_json) {
     auto* json = app.add_option("--json", base_.json_path, set_.json_help)->type_name("FILE");

@@ -166,7 +166,8 @@ std::optional<Failure> diagnose(const CaseResult& r, const GradeCase& c) {
                          std::to_string(spike_spacing) + "th element, every partial sum exact), got " +
                          general(k.got, 9) + (off.empty() ? "" : ", " + off) +
                          ": every " + std::to_string(spike_spacing) +
-                         " consecutive elements hold one spike, so a block's share was skipped or added twice"};
+                         " consecutive elements hold one spike, and so does the last element, so a block's share was"
+                         " skipped or added twice"};
     return Failure{BugClass::integer_only, "expected exactly " + general(k.reference.sum, 9) +
                                                " (integer data: every partial sum is exact), got " + general(k.got, 9) +
                                                (off.empty() ? "" : " (" + off + ")")};

@@ -29,4 +29,9 @@ void fill_input(std::span<float> out, std::uint64_t seed, Distribution d, std::u
   });
 }
 
+void fill_run_input(std::span<float> out, std::uint64_t seed, Distribution d) {
+  fill_input(out, seed, d);
+  if (d == Distribution::spikes && !out.empty()) out.back() = 1.0f;
+}
+
 }  // namespace rl

@@ -22,4 +22,9 @@ float input_value(std::uint64_t seed, Distribution d, std::uint64_t i);
 // Fills `out` with values [first, first + out.size()) of the stream, on several host threads when large.
 void fill_input(std::span<float> out, std::uint64_t seed, Distribution d, std::uint64_t first = 0);
 
+// Fills `out` with the whole input of a run: the stream's first out.size() values, and for spikes a 1
+// at the last element as well (if the phase did not put one there), so that a short last block holds a
+// spike too: at n = 2^31 + 17 the last block's 17 elements would otherwise hold one 15 times in 256.
+void fill_run_input(std::span<float> out, std::uint64_t seed, Distribution d);
+
 }  // namespace rl

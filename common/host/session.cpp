@@ -46,7 +46,7 @@ void Session::prepare(std::uint64_t n) {
   check_fits(n);
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
   host_.assign(static_cast<std::size_t>(n), 0.0f);
-  fill_input(host_, options_.seed, options_.distribution);
+  fill_run_input(host_, options_.seed, options_.distribution);
   reference_ = reference_sum(host_);
 
   stride_floats_ = std::max<std::size_t>(64, (static_cast<std::size_t>(n) + 63) / 64 * 64);  // 256-byte aligned copies

@@ -64,6 +64,29 @@ TEST_CASE("spikes: a 1 in every 256 consecutive elements, 0 elsewhere, at a seed
   CHECK(std::equal(slice.begin(), slice.end(), v.begin() + 3000));
 }
 
+TEST_CASE("a run's spikes end with a 1, so a short last block holds one too", "[input]") {
+  // 256 * 40 + 17 elements: the last 17 form a short block. For most seeds the stream's phase puts no
+  // spike among them; the run's input has one there every time, and nothing else changes.
+  const std::size_t n = 256 * 40 + 17;
+  int tails_with_stream_spike = 0;
+  for (std::uint64_t seed = 0; seed < 256; ++seed) {
+    std::vector<float> stream(n), run(n);
+    fill_input(stream, seed, Distribution::spikes);
+    fill_run_input(run, seed, Distribution::spikes);
+    tails_with_stream_spike += std::count(stream.end() - 17, stream.end(), 1.0f) > 0;
+    CHECK(run.back() == 1.0f);
+    CHECK(std::equal(run.begin(), run.end() - 1, stream.begin()));
+  }
+  CHECK(tails_with_stream_spike > 0);
+  CHECK(tails_with_stream_spike < 64);  // about 17 in 256
+  std::vector<float> uniform(100), stream(100);
+  fill_run_input(uniform, 3, Distribution::uniform);  // other distributions: the stream unchanged
+  fill_input(stream, 3, Distribution::uniform);
+  CHECK(uniform == stream);
+  std::vector<float> none;
+  fill_run_input(none, 3, Distribution::spikes);  // an empty input stays empty
+}
+
 TEST_CASE("distribution names round-trip", "[input]") {
   for (auto d : {Distribution::uniform, Distribution::positive, Distribution::integers, Distribution::spikes})
     CHECK(parse_distribution(to_string(d)) == d);
