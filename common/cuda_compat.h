@@ -23,7 +23,8 @@
 
 #if defined(__CUDACC__)
 namespace rl {
-// The block's dynamic shared memory, viewed as T (the simulator's is in common/sim/kernel_launch.h).
+// The block's dynamic shared memory, viewed as T (the simulator's is in
+// common/sim/kernel_launch.h).
 template <class T>
 __device__ __forceinline__ T* dynamic_shared() {
   extern __shared__ __align__(16) unsigned char rl_dynamic_smem[];

@@ -19,7 +19,8 @@ struct Pass {
   unsigned blocks;
 };
 
-// The launches of one reduction, in order (at most 16: even per_block = 32 needs 13 passes for 2^64).
+// The launches of one reduction, in order (at most 16: even per_block = 32 needs 13 passes for
+// 2^64).
 struct Passes {
   Pass pass[16];
   unsigned count = 0;
@@ -29,9 +30,11 @@ struct Passes {
 
 // The passes of lessons 01-06, whose blocks each turn `per_block` values into one partial: the same
 // kernel runs again over the partials until a single block writes `out`. n = 0 still makes one pass
-// of one block, whose masking writes the identity, 0. Later passes reuse two scratch regions in turn.
+// of one block, whose masking writes the identity, 0. Later passes reuse two scratch regions in
+// turn.
 inline Passes tree_passes(const ReduceCall& c, std::uint64_t per_block) {
-  float* regions[2] = {static_cast<float*>(c.scratch), static_cast<float*>(c.scratch) + ceil_div(c.n, per_block)};
+  float* regions[2] = {static_cast<float*>(c.scratch),
+                       static_cast<float*>(c.scratch) + ceil_div(c.n, per_block)};
   Passes passes;
   const float* in = c.in;
   std::uint64_t count = c.n;
@@ -64,9 +67,12 @@ inline std::uint64_t tree_depth(std::uint64_t n, std::uint64_t per_block) {
 
 // The grid of lessons 07-11: the blocks that fit on the GPU at once (`block` threads each), but no
 // more than the input can feed with `items_per_thread` elements per thread.
-inline unsigned persistent_grid(std::uint64_t n, unsigned block, unsigned items_per_thread, const DeviceShape& s) {
-  const std::uint64_t resident = std::uint64_t{s.sm_count} * std::clamp(s.max_threads_per_sm / block, 1u, 32u);
-  const std::uint64_t useful = ceil_div(std::max<std::uint64_t>(n, 1), std::uint64_t{block} * items_per_thread);
+inline unsigned persistent_grid(std::uint64_t n, unsigned block, unsigned items_per_thread,
+                                const DeviceShape& s) {
+  const std::uint64_t resident =
+      std::uint64_t{s.sm_count} * std::clamp(s.max_threads_per_sm / block, 1u, 32u);
+  const std::uint64_t useful =
+      ceil_div(std::max<std::uint64_t>(n, 1), std::uint64_t{block} * items_per_thread);
   return static_cast<unsigned>(std::min(resident, useful));
 }
 
@@ -87,7 +93,8 @@ inline Passes persistent_passes(const ReduceCall& c, unsigned items_per_thread) 
 
 // A persistent grid's depth: each thread's sequential run and its block's tree, then a second
 // launch's run and tree over `grid` partials with `finish_block` threads (none when grid == 1).
-inline std::uint64_t persistent_depth(std::uint64_t n, unsigned block, unsigned grid, unsigned finish_block) {
+inline std::uint64_t persistent_depth(std::uint64_t n, unsigned block, unsigned grid,
+                                      unsigned finish_block) {
   const std::uint64_t first = summation_depth(block, ceil_div(n, std::uint64_t{grid} * block));
   return grid == 1 ? first : first + summation_depth(finish_block, ceil_div(grid, finish_block));
 }

@@ -1,7 +1,7 @@
 #pragma once
-// The input formula itself, callable from host code and from device code: the GPU can make the
-// same values the host would (common/backends/gpu/generate.cuh), so a large input never crosses PCIe and the
-// CPU reference can still be computed from the same formula. common/host/input.h wraps it.
+// The input formula itself, callable from host code and from device code: the GPU can make the same
+// values the host would (common/backends/gpu/generate.cuh), so a large input never crosses PCIe and
+// the CPU reference can still be computed from the same formula. common/host/input.h wraps it.
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -16,11 +16,12 @@ enum class Distribution {
   uniform,   // (-1, 1), zero excluded: sums cancel, as in real data
   positive,  // [0.5, 1.5): no cancellation, so a lost element moves the total visibly
   integers,  // whole numbers 1..8: every partial sum below 2^24 is exact, in any order
-  // A 1 at every 256th element (from a seeded phase), 0 elsewhere: any 256 consecutive elements hold
-  // exactly one spike, and up to 2^32 elements every partial sum is a whole number of at most 2^24,
-  // exact in float32 in any order. So the total is exact at every size, and a lost or doubled run of
-  // 256 or more elements (a block's share, a GPU's share) moves it by at least 1. A run's input
-  // (fill_run_input, common/host/input.h) adds a 1 at the last element, for a short last block.
+  // A 1 at every 256th element (from a seeded phase), 0 elsewhere: any 256 consecutive elements
+  // hold exactly one spike, and up to 2^32 elements every partial sum is a whole number of at most
+  // 2^24, exact in float32 in any order. So the total is exact at every size, and a lost or doubled
+  // run of 256 or more elements (a block's share, a GPU's share) moves it by at least 1. A run's
+  // input (fill_run_input, common/host/input.h) adds a 1 at the last element, for a short last
+  // block.
   spikes,
 };
 
@@ -39,7 +40,8 @@ RL_HOST_DEVICE constexpr std::uint64_t mix64(std::uint64_t z) {
 
 // Value i of the stream (seed, d) when mix64(seed) is already known: generators hoist it.
 RL_HOST_DEVICE constexpr float value(std::uint64_t mixed_seed, Distribution d, std::uint64_t i) {
-  if (d == Distribution::spikes) return (i + mixed_seed) % spike_spacing == 0 ? 1.0f : 0.0f;  // no hash needed
+  // no hash needed
+  if (d == Distribution::spikes) return (i + mixed_seed) % spike_spacing == 0 ? 1.0f : 0.0f;
   const std::uint64_t bits = mix64(mixed_seed ^ i);
   switch (d) {
     case Distribution::uniform: {
@@ -47,10 +49,14 @@ RL_HOST_DEVICE constexpr float value(std::uint64_t mixed_seed, Distribution d, s
       const float magnitude = static_cast<float>((bits >> 40) + 1) * 0x1p-24f;
       return (bits & 1u) ? -magnitude : magnitude;
     }
-    // 24 random bits as a float in [0, 1): exactly representable, so every value is a float by design
-    case Distribution::positive: return 0.5f + static_cast<float>(bits >> 40) * 0x1p-24f;
-    case Distribution::integers: return static_cast<float>(1 + (bits >> 61));
-    case Distribution::spikes: break;  // above
+    // 24 random bits as a float in [0, 1): exactly representable, so every value is a float by
+    // design
+    case Distribution::positive:
+      return 0.5f + static_cast<float>(bits >> 40) * 0x1p-24f;
+    case Distribution::integers:
+      return static_cast<float>(1 + (bits >> 61));
+    case Distribution::spikes:
+      break;  // above
   }
   return 1.0f;
 }

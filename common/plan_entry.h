@@ -14,8 +14,8 @@ RL_NAMESPACE_BEGIN
 
 // A plan of this translation unit's kernels: `reduce` runs them with NoTrace, `reduce_traced` with
 // RecordTrace (null for library code, which records nothing).
-inline Plan lesson_plan(int lesson, std::string_view slug, std::string_view title, ReduceFunction reduce,
-                        ReduceFunction reduce_traced = nullptr) {
+inline Plan lesson_plan(int lesson, std::string_view slug, std::string_view title,
+                        ReduceFunction reduce, ReduceFunction reduce_traced = nullptr) {
   Plan p;
   p.lesson = lesson;
   p.slug = slug;
@@ -44,8 +44,8 @@ Plan tree_plan(int lesson, std::string_view slug, std::string_view title, Reduce
 
 // Lessons 07-09: a persistent grid, then one block over its partials (persistent_passes).
 template <unsigned ItemsPerThread>
-Plan persistent_plan(int lesson, std::string_view slug, std::string_view title, ReduceFunction reduce,
-                     ReduceFunction reduce_traced) {
+Plan persistent_plan(int lesson, std::string_view slug, std::string_view title,
+                     ReduceFunction reduce, ReduceFunction reduce_traced) {
   Plan p = lesson_plan(lesson, slug, title, reduce, reduce_traced);
   p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape& s) {
     return persistent_grid(n, block, ItemsPerThread, s) * sizeof(float);

@@ -29,7 +29,8 @@ bool version1_trace(const std::string& text) {
   static const std::regex v1(R"re("version"\s*:\s*1\s*[,}])re");
   if (text.find("\"reducelab.trace\"") == std::string::npos) return false;
   const std::size_t edge = std::min<std::size_t>(text.size(), 4096);
-  return std::regex_search(text.substr(0, edge), v1) || std::regex_search(text.substr(text.size() - edge), v1);
+  return std::regex_search(text.substr(0, edge), v1) ||
+         std::regex_search(text.substr(text.size() - edge), v1);
 }
 
 std::string read_file(const std::string& path) {
@@ -103,30 +104,46 @@ void App::load_defaults() {
     }
   }
   if (skipped > 0) {
-    note_ = std::to_string(skipped) + " traces in assets/traces are still format version 1 (recorded before v2): not shown until recorded again.";
+    note_ = std::to_string(skipped) +
+            " traces in assets/traces are still format version 1 (recorded before v2): not shown "
+            "until recorded again.";
   }
   // A folder of traces: one at a time (pick a second to compare), the smallest first.
   right_ = -1;
   for (int i = 0; i < static_cast<int>(traces_.size()); ++i) {
-    if (traces_[static_cast<std::size_t>(i)]->trace.n < traces_[static_cast<std::size_t>(left_)]->trace.n) left_ = i;
+    if (traces_[static_cast<std::size_t>(i)]->trace.n <
+        traces_[static_cast<std::size_t>(left_)]->trace.n)
+      left_ = i;
   }
 }
 
 void App::start() {
-  if (options_.view == "throughput") view_ = View::throughput;
-  else if (options_.view == "bars") view_ = View::bars;
-  else if (options_.view == "scaling") view_ = View::scaling;
-  else if (options_.view == "tree") view_ = View::tree;
-  else if (options_.view == "tables") view_ = View::tables;
+  if (options_.view == "throughput")
+    view_ = View::throughput;
+  else if (options_.view == "bars")
+    view_ = View::bars;
+  else if (options_.view == "scaling")
+    view_ = View::scaling;
+  else if (options_.view == "tree")
+    view_ = View::tree;
+  else if (options_.view == "tables")
+    view_ = View::tables;
   else {
     // What was loaded decides: one-GPU results, several-GPU results, tables, traces.
-    const bool series = std::any_of(devices_.begin(), devices_.end(), [](const DeviceResults& d) { return !d.series.empty(); });
-    const bool scaling = std::any_of(devices_.begin(), devices_.end(), [](const DeviceResults& d) { return !d.scaling.empty(); });
-    if (series) view_ = View::throughput;
-    else if (scaling) view_ = View::scaling;
-    else if (!tables_.empty()) view_ = View::tables;
-    else if (!traces_.empty()) view_ = View::tree;
-    else view_ = View::throughput;
+    const bool series = std::any_of(devices_.begin(), devices_.end(),
+                                    [](const DeviceResults& d) { return !d.series.empty(); });
+    const bool scaling = std::any_of(devices_.begin(), devices_.end(),
+                                     [](const DeviceResults& d) { return !d.scaling.empty(); });
+    if (series)
+      view_ = View::throughput;
+    else if (scaling)
+      view_ = View::scaling;
+    else if (!tables_.empty())
+      view_ = View::tables;
+    else if (!traces_.empty())
+      view_ = View::tree;
+    else
+      view_ = View::throughput;
   }
   // The device first plotted: --device, else the first with one-GPU runs (or, for the scaling
   // view, with several-GPU runs).
@@ -138,7 +155,8 @@ void App::start() {
   }
   if (!options_.device.empty()) {
     for (int i = 0; i < static_cast<int>(devices_.size()); ++i) {
-      if (devices_[static_cast<std::size_t>(i)].label().find(options_.device) != std::string::npos) {
+      if (devices_[static_cast<std::size_t>(i)].label().find(options_.device) !=
+          std::string::npos) {
         device_ = i;
         break;
       }
@@ -147,25 +165,32 @@ void App::start() {
   sync_steps();
   compare_if_changed();
   focus_on_flags();
-  if (options_.step > 0) playback_.scrub(options_.step - 1);
-  else if (!traces_.empty()) playback_.scrub(traces_[static_cast<std::size_t>(std::clamp(left_, 0, static_cast<int>(traces_.size()) - 1))]->steps.first_with_additions());
+  if (options_.step > 0)
+    playback_.scrub(options_.step - 1);
+  else if (!traces_.empty())
+    playback_.scrub(traces_[static_cast<std::size_t>(
+                                std::clamp(left_, 0, static_cast<int>(traces_.size()) - 1))]
+                        ->steps.first_with_additions());
 }
 
 void App::sync_steps() {
   int steps = 1;
   for (int i : {left_, right_}) {
-    if (i >= 0 && i < static_cast<int>(traces_.size())) steps = std::max(steps, traces_[static_cast<std::size_t>(i)]->steps.count());
+    if (i >= 0 && i < static_cast<int>(traces_.size()))
+      steps = std::max(steps, traces_[static_cast<std::size_t>(i)]->steps.count());
   }
   playback_.set_frame_count(steps);
 }
 
 void App::compare_if_changed() {
-  const bool two = right_ >= 0 && right_ < static_cast<int>(traces_.size()) && right_ != left_ && left_ < static_cast<int>(traces_.size());
+  const bool two = right_ >= 0 && right_ < static_cast<int>(traces_.size()) && right_ != left_ &&
+                   left_ < static_cast<int>(traces_.size());
   const int want[2] = {two ? left_ : -1, two ? right_ : -1};
   if (want[0] == compared_[0] && want[1] == compared_[1]) return;
   compared_[0] = want[0];
   compared_[1] = want[1];
-  comparison_ = two ? compare_traces(traces_[static_cast<std::size_t>(left_)]->trace, traces_[static_cast<std::size_t>(right_)]->trace)
+  comparison_ = two ? compare_traces(traces_[static_cast<std::size_t>(left_)]->trace,
+                                     traces_[static_cast<std::size_t>(right_)]->trace)
                     : TraceComparison{};
   focus_on_flags();
 }
@@ -178,7 +203,9 @@ void App::focus_on_flags() {
     if (sides[k] < 0 || sides[k] >= static_cast<int>(traces_.size())) continue;
     const TraceDoc& doc = *traces_[static_cast<std::size_t>(sides[k])];
     const bool paired = compared_[0] >= 0;
-    const int e = paired && comparison_.same_input && comparison_.first.found ? comparison_.first.event[k] : -1;
+    const int e = paired && comparison_.same_input && comparison_.first.found
+                      ? comparison_.first.event[k]
+                      : -1;
     if (e >= 0) {
       const Event& ev = doc.trace.events[static_cast<std::size_t>(e)];
       views[k]->set_focus(ev.block, ev.dst.space.kind == SpaceKind::buffer ? 0 : ev.dst.index);
@@ -188,7 +215,9 @@ void App::focus_on_flags() {
   }
 }
 
-void App::drop(const std::vector<std::string>& paths) { pending_.insert(pending_.end(), paths.begin(), paths.end()); }
+void App::drop(const std::vector<std::string>& paths) {
+  pending_.insert(pending_.end(), paths.begin(), paths.end());
+}
 
 void App::toolbar() {
   auto tab = [&](const char* name, View v) {
@@ -205,14 +234,17 @@ void App::toolbar() {
   tab("Reduction tree", View::tree);
   // What is loaded, in full: the path box takes what is left.
   char status[96];
-  std::snprintf(status, sizeof status, "%zu results, %zu tables, %zu traces", results_.size(), unique_tables(tables_).size(), traces_.size());
+  std::snprintf(status, sizeof status, "%zu results, %zu tables, %zu traces", results_.size(),
+                unique_tables(tables_).size(), traces_.size());
   const float status_w = ImGui::CalcTextSize(status).x;
   const float load_w = ImGui::CalcTextSize("Load").x + ImGui::GetStyle().FramePadding.x * 2;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   ImGui::SameLine(0, 16);
-  ImGui::SetNextItemWidth(std::max(80.f, ImGui::GetContentRegionAvail().x - load_w - status_w - 3 * spacing));
-  const bool enter = ImGui::InputTextWithHint("##path", "path of a results or trace JSON (or drop files on the window)", path_box_,
-                                              sizeof path_box_, ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SetNextItemWidth(
+      std::max(80.f, ImGui::GetContentRegionAvail().x - load_w - status_w - 3 * spacing));
+  const bool enter = ImGui::InputTextWithHint(
+      "##path", "path of a results or trace JSON (or drop files on the window)", path_box_,
+      sizeof path_box_, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
   if ((ImGui::Button("Load") || enter) && path_box_[0]) {
     const std::size_t before = traces_.size();
@@ -237,7 +269,8 @@ void App::error_strip() {
     dl->PushClipRect(p, {x0 + width - close_w - 6, p.y + h}, true);
     dl->AddText({p.x + 6, p.y + ImGui::GetStyle().FramePadding.y}, kTextColor, line.c_str());
     dl->PopClipRect();
-    if (ImGui::IsMouseHoveringRect(p, {x0 + width - close_w - 6, p.y + h})) ImGui::SetTooltip("%s", line.c_str());
+    if (ImGui::IsMouseHoveringRect(p, {x0 + width - close_w - 6, p.y + h}))
+      ImGui::SetTooltip("%s", line.c_str());
     ImGui::PushID(static_cast<int>(i));
     ImGui::SetCursorScreenPos({x0 + width - close_w, p.y});
     const bool close = ImGui::Button("x", {close_w, h});
@@ -266,23 +299,28 @@ bool App::device_picker(bool scaling) {
   ImGui::SetNextItemWidth(std::min(640.f, ImGui::GetContentRegionAvail().x * 0.6f));
   if (ImGui::BeginCombo("##device", devices_[static_cast<std::size_t>(device_)].label().c_str())) {
     for (int i : usable) {
-      if (ImGui::Selectable(devices_[static_cast<std::size_t>(i)].label().c_str(), i == device_)) device_ = i;
+      if (ImGui::Selectable(devices_[static_cast<std::size_t>(i)].label().c_str(), i == device_))
+        device_ = i;
     }
     ImGui::EndCombo();
   }
   if (usable.size() > 1) {
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "one device per plot: its own peak and ceiling");
+    ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1),
+                       "one device per plot: its own peak and ceiling");
   }
   return true;
 }
 
 void App::legend(float width) {
   struct Item {
-    int swatch;  // 0 lit cell, 1 held, 2 empty, 3 register, 4 conflict, 5 stale, 6 differs, 7 unexplained, 8 arrow, 9 shuffle, 10 dashed
+    // 0 lit cell, 1 held, 2 empty, 3 register, 4 conflict, 5 stale, 6 differs, 7 unexplained, 8
+    // arrow, 9 shuffle, 10 dashed
+    int swatch;
     const char* text;
   };
-  static const Item items[] = {{0, "written at this step (colour: the writer's warp)"}, {1, "holds an earlier value"},
+  static const Item items[] = {{0, "written at this step (colour: the writer's warp)"},
+                               {1, "holds an earlier value"},
                                {2, "not written yet"},
                                {3, "a lane's register"},
                                {8, "read by the addition (t5: the thread that wrote)"},
@@ -302,18 +340,40 @@ void App::legend(float width) {
     const ImVec2 a{x, y + 2}, b{x + 16, y + line_h - 4};
     const float my = (a.y + b.y) / 2;
     switch (it.swatch) {
-      case 0: dl->AddRectFilled(a, b, warp_color(0), 1); break;
-      case 1: dl->AddRectFilled(a, b, IM_COL32(52, 52, 62, 255), 1); break;
-      case 2: dl->AddRect(a, b, IM_COL32(62, 62, 72, 255), 1); break;
-      case 3: dl->AddRectFilled(a, b, warp_color(1), 6); break;
-      case 4: dl->AddRectFilled(a, b, IM_COL32(52, 52, 62, 255), 1), dl->AddRect(a, b, kStale, 1, 0, 2); break;
-      case 5: dl->AddRect(a, b, kStale, 1, 0, 2), dl->AddRect({a.x + 3, a.y + 3}, {b.x - 3, b.y - 3}, kStale, 1); break;
-      case 6: dl->AddRect(a, b, kDiffers, 1, 0, 2.5f); break;
-      case 7: dl->AddRect(a, b, kUnexplained, 1, 0, 2); break;
-      case 8: dl->AddLine({a.x, my}, {b.x, my}, IM_COL32(225, 225, 240, 255), 1.5f); break;
-      case 9: dl->AddLine({a.x, my}, {b.x, my}, IM_COL32(255, 150, 60, 255), 1.5f); break;
+      case 0:
+        dl->AddRectFilled(a, b, warp_color(0), 1);
+        break;
+      case 1:
+        dl->AddRectFilled(a, b, IM_COL32(52, 52, 62, 255), 1);
+        break;
+      case 2:
+        dl->AddRect(a, b, IM_COL32(62, 62, 72, 255), 1);
+        break;
+      case 3:
+        dl->AddRectFilled(a, b, warp_color(1), 6);
+        break;
+      case 4:
+        dl->AddRectFilled(a, b, IM_COL32(52, 52, 62, 255), 1), dl->AddRect(a, b, kStale, 1, 0, 2);
+        break;
+      case 5:
+        dl->AddRect(a, b, kStale, 1, 0, 2),
+            dl->AddRect({a.x + 3, a.y + 3}, {b.x - 3, b.y - 3}, kStale, 1);
+        break;
+      case 6:
+        dl->AddRect(a, b, kDiffers, 1, 0, 2.5f);
+        break;
+      case 7:
+        dl->AddRect(a, b, kUnexplained, 1, 0, 2);
+        break;
+      case 8:
+        dl->AddLine({a.x, my}, {b.x, my}, IM_COL32(225, 225, 240, 255), 1.5f);
+        break;
+      case 9:
+        dl->AddLine({a.x, my}, {b.x, my}, IM_COL32(255, 150, 60, 255), 1.5f);
+        break;
       case 10:
-        for (float s = a.x; s < b.x; s += 6) dl->AddLine({s, my}, {std::min(s + 3.5f, b.x), my}, IM_COL32(225, 225, 240, 255), 1.5f);
+        for (float s = a.x; s < b.x; s += 6)
+          dl->AddLine({s, my}, {std::min(s + 3.5f, b.x), my}, IM_COL32(225, 225, 240, 255), 1.5f);
         break;
     }
     dl->AddText({x + 22, y}, kDimText, it.text);
@@ -324,17 +384,21 @@ void App::legend(float width) {
 
 void App::tree_view(ImVec2 size) {
   if (traces_.empty()) {
-    ImGui::TextUnformatted("No traces loaded. Write one with a lesson's --trace FILE and load it with the path box above.");
+    ImGui::TextUnformatted(
+        "No traces loaded. Write one with a lesson's --trace FILE and load it with the path box "
+        "above.");
     return;
   }
   // Pickers and playback controls.
   auto picker = [&](const char* label, int& index, bool allow_none) {
-    const char* shown = index >= 0 ? traces_[static_cast<std::size_t>(index)]->label.c_str() : "(none)";
+    const char* shown =
+        index >= 0 ? traces_[static_cast<std::size_t>(index)]->label.c_str() : "(none)";
     ImGui::SetNextItemWidth(std::min(380.f, size.x * 0.24f));
     if (ImGui::BeginCombo(label, shown)) {
       if (allow_none && ImGui::Selectable("(none)", index < 0)) index = -1;
       for (int i = 0; i < static_cast<int>(traces_.size()); ++i) {
-        if (ImGui::Selectable(traces_[static_cast<std::size_t>(i)]->label.c_str(), i == index)) index = i;
+        if (ImGui::Selectable(traces_[static_cast<std::size_t>(i)]->label.c_str(), i == index))
+          index = i;
       }
       ImGui::EndCombo();
       sync_steps();
@@ -360,29 +424,37 @@ void App::tree_view(ImVec2 size) {
   int s = playback_.frame() + 1;
   char format[48];
   std::snprintf(format, sizeof format, "step %%d of %d", playback_.frame_count());
-  ImGui::SetNextItemWidth(std::max(ImGui::CalcTextSize("step 000 of 000").x + 16, ImGui::GetContentRegionAvail().x - 126.f));
+  ImGui::SetNextItemWidth(std::max(ImGui::CalcTextSize("step 000 of 000").x + 16,
+                                   ImGui::GetContentRegionAvail().x - 126.f));
   if (ImGui::SliderInt("##scrub", &s, 1, playback_.frame_count(), format)) playback_.scrub(s - 1);
   ImGui::SameLine();
   float speed = static_cast<float>(playback_.speed());
   ImGui::SetNextItemWidth(110);
-  if (ImGui::SliderFloat("##speed", &speed, 0.25f, 30.f, "%.2f steps/s", ImGuiSliderFlags_Logarithmic)) playback_.set_speed(speed);
+  if (ImGui::SliderFloat("##speed", &speed, 0.25f, 30.f, "%.2f steps/s",
+                         ImGuiSliderFlags_Logarithmic))
+    playback_.set_speed(speed);
 
   const bool two = compared_[0] >= 0;
   if (two) {
     const Trace& a = traces_[static_cast<std::size_t>(left_)]->trace;
     if (comparison_.same_input) {
-      ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.6f, 1), "Same input on both sides: n=%lld, block %d, seed %llu, %s.", static_cast<long long>(a.n),
-                         a.block, static_cast<unsigned long long>(a.seed), a.distribution.c_str());
+      ImGui::TextColored(ImVec4(0.55f, 0.85f, 0.6f, 1),
+                         "Same input on both sides: n=%lld, block %d, seed %llu, %s.",
+                         static_cast<long long>(a.n), a.block,
+                         static_cast<unsigned long long>(a.seed), a.distribution.c_str());
     } else {
       const std::string s2 = "Not the same input (" + comparison_.input_differences +
-                             "): these traces reduce different numbers, so their values cannot be compared step by step.";
+                             "): these traces reduce different numbers, so their values cannot be "
+                             "compared step by step.";
       ImGui::PushStyleColor(ImGuiCol_Text, kStale);
-      for (const auto& l : wrap_phrases(sentence_phrases(s2), size.x, " ")) ImGui::TextUnformatted(l.c_str());
+      for (const auto& l : wrap_phrases(sentence_phrases(s2), size.x, " "))
+        ImGui::TextUnformatted(l.c_str());
       ImGui::PopStyleColor();
     }
   }
   const float gap = kPanelGap;
-  const float col_w = two ? (size.x - gap) / 2 : size.x;  // panel_width(display, two): the layout tests use it
+  // panel_width(display, two): the layout tests use it
+  const float col_w = two ? (size.x - gap) / 2 : size.x;
   const float avail_h = ImGui::GetContentRegionAvail().y;
   const float source_h = std::clamp(avail_h * 0.24f, 90.f, 180.f);
   const float legend_h = (ImGui::GetTextLineHeight() + 3) * (size.x < 1500 ? 2 : 1) + 6;
@@ -398,7 +470,8 @@ void App::tree_view(ImVec2 size) {
     ImGui::PushClipRect({x, top.y}, {x + col_w, top.y + tree_h}, true);
     const int step = std::min(playback_.frame(), doc.steps.count() - 1);
     const double progress = step == playback_.frame() ? playback_.progress() : 1.0;
-    const float header_h = two ? std::max(views[0]->header_height(), views[1]->header_height()) : 0.f;
+    const float header_h =
+        two ? std::max(views[0]->header_height(), views[1]->header_height()) : 0.f;
     views[k]->draw(k == 0 ? "left" : "right", doc, step, progress, {col_w, tree_h}, two,
                    two ? PanelCompare{&comparison_, k} : PanelCompare{}, header_h);
     ImGui::PopClipRect();
@@ -414,7 +487,8 @@ void App::tree_view(ImVec2 size) {
         break;
       }
     }
-    for (int k = 0; k < 2; ++k) synced_block_[k] = views[k]->block(), synced_column_[k] = views[k]->want_column();
+    for (int k = 0; k < 2; ++k)
+      synced_block_[k] = views[k]->block(), synced_column_[k] = views[k]->want_column();
   }
   ImGui::SetCursorScreenPos({top.x, top.y + tree_h + 4});
   legend(size.x);
@@ -425,10 +499,13 @@ void App::tree_view(ImVec2 size) {
     // The line of the work: the event under the mouse, else every line of the step's events.
     const int hovered = views[k]->hovered_event();
     std::vector<int> lines;
-    if (hovered >= 0) lines.push_back(doc.trace.events[static_cast<std::size_t>(hovered)].line);
-    else lines = doc.steps.lines(std::min(playback_.frame(), doc.steps.count() - 1));
+    if (hovered >= 0)
+      lines.push_back(doc.trace.events[static_cast<std::size_t>(hovered)].line);
+    else
+      lines = doc.steps.lines(std::min(playback_.frame(), doc.steps.count() - 1));
     const float h = std::max(60.f, top.y + avail_h - source_top);
-    doc.source.draw(k == 0 ? "leftsrc" : "rightsrc", {col_w, h}, lines.data(), static_cast<int>(lines.size()));
+    doc.source.draw(k == 0 ? "leftsrc" : "rightsrc", {col_w, h}, lines.data(),
+                    static_cast<int>(lines.size()));
   }
 }
 
@@ -456,27 +533,45 @@ void App::frame(ImVec2 display, double dt) {
   ImGui::SetNextWindowPos({0, 0});
   ImGui::SetNextWindowSize(display);
   ImGui::Begin("ReduceLab", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse |
-                   ImGuiWindowFlags_NoBackground);  // the GL clear is the background: one full-window blend less
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                   ImGuiWindowFlags_NoScrollWithMouse |
+                   // the GL clear is the background: one full-window blend less
+                   ImGuiWindowFlags_NoBackground);
   toolbar();
   error_strip();
   ImGui::Separator();
   switch (view_) {
     case View::throughput:
-      if (device_picker(false)) throughput_.draw(devices_[static_cast<std::size_t>(device_)], ImGui::GetContentRegionAvail());
-      else ImGui::TextUnformatted("No one-GPU results loaded. Load a results JSON (reducelab bench --json FILE) with the path box above.");
+      if (device_picker(false))
+        throughput_.draw(devices_[static_cast<std::size_t>(device_)],
+                         ImGui::GetContentRegionAvail());
+      else
+        ImGui::TextUnformatted(
+            "No one-GPU results loaded. Load a results JSON (reducelab bench --json FILE) with the "
+            "path box above.");
       break;
     case View::bars:
-      if (device_picker(false)) bars_.draw(devices_[static_cast<std::size_t>(device_)], ImGui::GetContentRegionAvail());
-      else ImGui::TextUnformatted("No one-GPU results loaded. Load a results JSON (reducelab ladder --json FILE) with the path box above.");
+      if (device_picker(false))
+        bars_.draw(devices_[static_cast<std::size_t>(device_)], ImGui::GetContentRegionAvail());
+      else
+        ImGui::TextUnformatted(
+            "No one-GPU results loaded. Load a results JSON (reducelab ladder --json FILE) with "
+            "the path box above.");
       break;
     case View::scaling:
-      if (device_picker(true)) scaling_.draw(devices_[static_cast<std::size_t>(device_)], ImGui::GetContentRegionAvail());
-      else ImGui::TextUnformatted("No several-GPU results loaded. Lesson 17 writes them: reducelab scaling --json FILE.");
+      if (device_picker(true))
+        scaling_.draw(devices_[static_cast<std::size_t>(device_)], ImGui::GetContentRegionAvail());
+      else
+        ImGui::TextUnformatted(
+            "No several-GPU results loaded. Lesson 17 writes them: reducelab scaling --json FILE.");
       break;
-    case View::tables: tables_view_.draw(unique_tables(tables_), ImGui::GetContentRegionAvail()); break;
-    case View::tree: tree_view(ImGui::GetContentRegionAvail()); break;
+    case View::tables:
+      tables_view_.draw(unique_tables(tables_), ImGui::GetContentRegionAvail());
+      break;
+    case View::tree:
+      tree_view(ImGui::GetContentRegionAvail());
+      break;
   }
   ImGui::End();
 }

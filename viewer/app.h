@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "viewer/bar_view.h"
-#include "viewer/tables_view.h"
 #include "viewer/playback.h"
 #include "viewer/results_model.h"
 #include "viewer/scaling_view.h"
+#include "viewer/tables_view.h"
 #include "viewer/throughput_view.h"
 #include "viewer/trace_compare.h"
 #include "viewer/tree_view.h"
@@ -24,8 +24,9 @@ enum class View { throughput, bars, scaling, tables, tree };
 struct AppOptions {
   std::vector<std::string> results;
   std::vector<std::string> traces;
-  int step = 0;      // --step: the step to open at, from 1; 0: the first step in which a thread adds
-  std::string view;  // "", "throughput", "bars", "scaling", "tables", "tree"
+  // --step: the step to open at, from 1; 0: the first step in which a thread adds
+  int step = 0;
+  std::string view;    // "", "throughput", "bars", "scaling", "tables", "tree"
   std::string device;  // --device: a substring of the device to plot first
   std::string source_root;
   bool screenshot = false;
@@ -83,7 +84,8 @@ class App {
   TablesView tables_view_;
   std::vector<LessonTable> tables_;  // lessons 13-16, a merged record split by lesson
   TreeView tree_left_, tree_right_;
-  int synced_block_[2] = {-1, -1};  // the focus each side had last frame, to follow the one that moved
+  // the focus each side had last frame, to follow the one that moved
+  int synced_block_[2] = {-1, -1};
   std::int64_t synced_column_[2] = {-1, -1};
   std::vector<std::string> errors_;
   std::string note_;  // one line that is not an error (skipped version 1 traces)

@@ -14,15 +14,19 @@ namespace rl::viewer {
 void BarView::draw(const DeviceResults& d, ImVec2 size) {
   const std::vector<double> sizes = sizes_of(d.series);
   if (sizes.empty()) {
-    ImGui::TextUnformatted("No one-GPU results for this device. Load a results JSON with the path box above.");
+    ImGui::TextUnformatted(
+        "No one-GPU results for this device. Load a results JSON with the path box above.");
     return;
   }
   if (std::find(sizes.begin(), sizes.end(), chosen_n) == sizes.end()) {
     // Prefer 2^24 (the lessons' headline size) when measured, else the largest.
-    chosen_n = std::find(sizes.begin(), sizes.end(), 16777216.0) != sizes.end() ? 16777216.0 : sizes.back();
+    chosen_n = std::find(sizes.begin(), sizes.end(), 16777216.0) != sizes.end() ? 16777216.0
+                                                                                : sizes.back();
   }
   ImGui::SetNextItemWidth(160);
-  if (ImGui::BeginCombo("n", (format_size(chosen_n) + "  (" + std::to_string(static_cast<long long>(chosen_n)) + ")").c_str())) {
+  if (ImGui::BeginCombo("n", (format_size(chosen_n) + "  (" +
+                              std::to_string(static_cast<long long>(chosen_n)) + ")")
+                                 .c_str())) {
     for (double n : sizes) {
       if (ImGui::Selectable(format_size(n).c_str(), n == chosen_n)) chosen_n = n;
     }
@@ -31,7 +35,9 @@ void BarView::draw(const DeviceResults& d, ImVec2 size) {
   ImGui::SameLine();
   ImGui::Checkbox("variants", &variants);
   ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.7f, 1), "bar length: %% of the streaming-read ceiling at this n; label: speed-up over lesson 01");
+  ImGui::TextColored(
+      ImVec4(0.65f, 0.65f, 0.7f, 1),
+      "bar length: %% of the streaming-read ceiling at this n; label: speed-up over lesson 01");
 
   // The colour of each lesson's bar is its line's on the throughput plot.
   const std::vector<SeriesStyle> styles = series_styles(d.series);
@@ -46,8 +52,11 @@ void BarView::draw(const DeviceResults& d, ImVec2 size) {
   double longest = 0;
   for (const auto& b : bars) {
     char buf[96];
-    if (b.speedup > 0) std::snprintf(buf, sizeof buf, "%.1fx over 01   %.0f%% of ceiling   %.0f GB/s", b.speedup, b.pct_of_ceiling, b.gbps);
-    else std::snprintf(buf, sizeof buf, "%.0f%% of ceiling   %.0f GB/s", b.pct_of_ceiling, b.gbps);
+    if (b.speedup > 0)
+      std::snprintf(buf, sizeof buf, "%.1fx over 01   %.0f%% of ceiling   %.0f GB/s", b.speedup,
+                    b.pct_of_ceiling, b.gbps);
+    else
+      std::snprintf(buf, sizeof buf, "%.0f%% of ceiling   %.0f GB/s", b.pct_of_ceiling, b.gbps);
     texts.emplace_back(buf);
     name_w = std::max(name_w, ImGui::CalcTextSize(b.label.c_str()).x);
     text_w = std::max(text_w, ImGui::CalcTextSize(buf).x);
@@ -57,10 +66,13 @@ void BarView::draw(const DeviceResults& d, ImVec2 size) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const BarLayout lay = bar_layout(origin.x, size.x, name_w, text_w, longest, 100.0);
   const float avail_h = std::max(100.f, ImGui::GetContentRegionAvail().y - 24.f);
-  const float row_h = std::clamp(avail_h / static_cast<float>(std::max<std::size_t>(1, bars.size())), 18.f, 40.f);
+  const float row_h =
+      std::clamp(avail_h / static_cast<float>(std::max<std::size_t>(1, bars.size())), 18.f, 40.f);
   const float text_h = ImGui::GetTextLineHeight();
   const float total_h = row_h * static_cast<float>(bars.size());
-  auto x_of = [&](double pct) { return lay.bar_x + lay.full * static_cast<float>(pct / lay.scale); };
+  auto x_of = [&](double pct) {
+    return lay.bar_x + lay.full * static_cast<float>(pct / lay.scale);
+  };
 
   // 25/50/75/100% guides first, under the bars and their figures.
   for (int pct = 0; pct <= 100; pct += 25) {
@@ -81,8 +93,8 @@ void BarView::draw(const DeviceResults& d, ImVec2 size) {
     dl->AddRectFilled({tp.x - 3, tp.y - 1}, {tp.x + ts.x + 3, tp.y + ts.y + 1}, kCanvasColor);
     dl->AddText(tp, kTextColor, texts[i].c_str());
     if (ImGui::IsMouseHoveringRect({origin.x, y}, {origin.x + size.x, y + row_h})) {
-      ImGui::SetTooltip("%s\n%s\n%.2f GB/s at n = %s on %s", b.label.c_str(), b.title.c_str(), b.gbps, format_size(chosen_n).c_str(),
-                        d.device.c_str());
+      ImGui::SetTooltip("%s\n%s\n%.2f GB/s at n = %s on %s", b.label.c_str(), b.title.c_str(),
+                        b.gbps, format_size(chosen_n).c_str(), d.device.c_str());
     }
   }
   ImGui::Dummy({size.x, total_h + text_h + 6});

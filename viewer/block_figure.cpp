@@ -28,12 +28,18 @@ Source source_of(const Trace& t, const Operand& op) {
 
 const char* verb_of(EventKind k, bool one) {
   switch (k) {
-    case EventKind::load: return one ? "loads" : "load";
-    case EventKind::store: return one ? "stores" : "store";
-    case EventKind::combine: return one ? "adds" : "add";
-    case EventKind::shuffle: return one ? "adds through a shuffle" : "add through shuffles";
-    case EventKind::atomic: return one ? "adds atomically" : "add atomically";
-    default: return "";
+    case EventKind::load:
+      return one ? "loads" : "load";
+    case EventKind::store:
+      return one ? "stores" : "store";
+    case EventKind::combine:
+      return one ? "adds" : "add";
+    case EventKind::shuffle:
+      return one ? "adds through a shuffle" : "add through shuffles";
+    case EventKind::atomic:
+      return one ? "adds atomically" : "add atomically";
+    default:
+      return "";
   }
 }
 
@@ -45,7 +51,8 @@ std::string action_of(const Trace& t, const std::vector<int>& events, int thread
   for (int k = 1; k < 8; ++k)
     if (count[k] > count[best]) best = k;
   const auto kind = static_cast<EventKind>(best);
-  return std::to_string(threads) + (threads == 1 ? " thread " : " threads ") + verb_of(kind, threads == 1);
+  return std::to_string(threads) + (threads == 1 ? " thread " : " threads ") +
+         verb_of(kind, threads == 1);
 }
 
 // "input[32..63]", the global elements a row's events read, per buffer.
@@ -87,7 +94,8 @@ std::int64_t figure_columns_total(const Trace& t, const StepIndex& idx, int laun
   return std::max(shared, regs);
 }
 
-BlockFigure build_figure(const Trace& t, const StepIndex& idx, int current, const FigureFocus& focus, const FigureMarks& marks) {
+BlockFigure build_figure(const Trace& t, const StepIndex& idx, int current,
+                         const FigureFocus& focus, const FigureMarks& marks) {
   BlockFigure f;
   if (idx.steps.empty()) return f;
   current = std::clamp(current, 0, idx.count() - 1);
@@ -103,14 +111,18 @@ BlockFigure build_figure(const Trace& t, const StepIndex& idx, int current, cons
   // The arrays' extents over the whole launch, so the columns do not change as the steps play.
   for (const int* p = first; p != last; ++p) {
     const Event& e = t.events[static_cast<std::size_t>(*p)];
-    if (e.dst.space.kind == SpaceKind::shared) f.shared_size = std::max(f.shared_size, e.dst.index + 1);
-    if (e.dst.space.kind == SpaceKind::reg) f.register_size = std::max(f.register_size, e.dst.index + 1);
+    if (e.dst.space.kind == SpaceKind::shared)
+      f.shared_size = std::max(f.shared_size, e.dst.index + 1);
+    if (e.dst.space.kind == SpaceKind::reg)
+      f.register_size = std::max(f.register_size, e.dst.index + 1);
     for (const Operand* op : {&e.a, &e.b})
-      if (op->loc.space.kind == SpaceKind::shared) f.shared_size = std::max(f.shared_size, op->loc.index + 1);
+      if (op->loc.space.kind == SpaceKind::shared)
+        f.shared_size = std::max(f.shared_size, op->loc.index + 1);
   }
   const std::int64_t total = f.columns_total();
   f.column_count = static_cast<int>(std::clamp<std::int64_t>(focus.columns, 0, total));
-  f.first_column = std::clamp<std::int64_t>(focus.first_column, 0, std::max<std::int64_t>(0, total - f.column_count));
+  f.first_column = std::clamp<std::int64_t>(focus.first_column, 0,
+                                            std::max<std::int64_t>(0, total - f.column_count));
 
   // This block's stale reads: (read event, operand) -> slot, and the write events.
   std::set<std::pair<int, int>> stale_reads;
@@ -129,18 +141,22 @@ BlockFigure build_figure(const Trace& t, const StepIndex& idx, int current, cons
   std::vector<std::pair<int, int>> by_step;  // (step, event)
   for (const int* p = first; p != last; ++p) {
     const int s = idx.event_step[static_cast<std::size_t>(*p)];
-    if (s < launch_first || s > current || is_barrier(t.events[static_cast<std::size_t>(*p)].kind)) continue;
+    if (s < launch_first || s > current || is_barrier(t.events[static_cast<std::size_t>(*p)].kind))
+      continue;
     by_step.emplace_back(s, *p);
   }
   std::sort(by_step.begin(), by_step.end());
 
-  std::vector<double> value[2] = {std::vector<double>(static_cast<std::size_t>(f.shared_size), 0.0),
-                                  std::vector<double>(static_cast<std::size_t>(f.register_size), 0.0)};
+  std::vector<double> value[2] = {
+      std::vector<double>(static_cast<std::size_t>(f.shared_size), 0.0),
+      std::vector<double>(static_cast<std::size_t>(f.register_size), 0.0)};
   std::vector<char> held[2] = {std::vector<char>(static_cast<std::size_t>(f.shared_size), 0),
                                std::vector<char>(static_cast<std::size_t>(f.register_size), 0)};
   int last_row[2] = {-1, -1};
   const auto col_of = [&](std::int64_t index) { return index - f.first_column; };
-  const auto in_window = [&](std::int64_t index) { return index >= f.first_column && index < f.first_column + f.column_count; };
+  const auto in_window = [&](std::int64_t index) {
+    return index >= f.first_column && index < f.first_column + f.column_count;
+  };
 
   auto make_row = [&](int step, ArrayKind array, const std::vector<int>& events, bool with_outs) {
     FigureRow row;
@@ -159,7 +175,8 @@ BlockFigure build_figure(const Trace& t, const StepIndex& idx, int current, cons
       if (!to_array && !(to_global && with_outs)) continue;
       mine.push_back(i);
       const int node = t.dag.event_nodes[static_cast<std::size_t>(i)];
-      const std::uint8_t bad = node >= 0 ? t.dag.nodes[static_cast<std::size_t>(node)].unexplained : 0;
+      const std::uint8_t bad =
+          node >= 0 ? t.dag.nodes[static_cast<std::size_t>(node)].unexplained : 0;
       const Operand* ops[2] = {&e.a, &e.b};
       if (to_global) {
         const Source src = source_of(t, e.a);
@@ -215,8 +232,8 @@ BlockFigure build_figure(const Trace& t, const StepIndex& idx, int current, cons
       }
       row.cells[static_cast<std::size_t>(c)] = cell;
     }
-    // A stale read's slot is marked in the row of the read too, and a write's in the row of the write
-    // (when that row shows shared memory).
+    // A stale read's slot is marked in the row of the read too, and a write's in the row of the
+    // write (when that row shows shared memory).
     if (array == ArrayKind::shared && marks.stale) {
       for (const StaleRead& r : *marks.stale) {
         if (r.launch != f.launch || r.block != f.block || !in_window(r.slot)) continue;
@@ -230,7 +247,9 @@ BlockFigure build_figure(const Trace& t, const StepIndex& idx, int current, cons
       std::map<std::tuple<int, int, int, int>, std::vector<std::int64_t>> accesses;
       for (int i : events) {
         const Event& e = t.events[static_cast<std::size_t>(i)];
-        const auto key = [&](int side) { return std::tuple{e.thread / kWarpSize, e.line, static_cast<int>(e.kind), side}; };
+        const auto key = [&](int side) {
+          return std::tuple{e.thread / kWarpSize, e.line, static_cast<int>(e.kind), side};
+        };
         if (e.dst.space.kind == SpaceKind::shared) accesses[key(0)].push_back(e.dst.index);
         if (e.a.loc.space.kind == SpaceKind::shared) accesses[key(1)].push_back(e.a.loc.index);
         if (e.b.loc.space.kind == SpaceKind::shared) accesses[key(2)].push_back(e.b.loc.index);
@@ -271,13 +290,19 @@ BlockFigure build_figure(const Trace& t, const StepIndex& idx, int current, cons
     ArrayKind out_source = ArrayKind::shared;
     for (int i : events) {
       const Event& e = t.events[static_cast<std::size_t>(i)];
-      if (s == current && e.thread >= 0 && e.thread < f.block_dim) f.active[static_cast<std::size_t>(e.thread)] = 1;
-      if (e.dst.space.kind == SpaceKind::shared) writes[0] = true;
-      else if (e.dst.space.kind == SpaceKind::reg) writes[1] = true;
+      if (s == current && e.thread >= 0 && e.thread < f.block_dim)
+        f.active[static_cast<std::size_t>(e.thread)] = 1;
+      if (e.dst.space.kind == SpaceKind::shared)
+        writes[0] = true;
+      else if (e.dst.space.kind == SpaceKind::reg)
+        writes[1] = true;
       else if (e.dst.space.kind == SpaceKind::buffer) {
         if (!outs) {
           const Source src = source_of(t, e.a);
-          out_source = src.in_array ? src.array : (f.register_size > 0 && f.shared_size == 0 ? ArrayKind::reg : ArrayKind::shared);
+          out_source = src.in_array
+                           ? src.array
+                           : (f.register_size > 0 && f.shared_size == 0 ? ArrayKind::reg
+                                                                        : ArrayKind::shared);
         }
         outs = true;
       }
@@ -288,7 +313,8 @@ BlockFigure build_figure(const Trace& t, const StepIndex& idx, int current, cons
     bool outs_placed = false;
     for (ArrayKind array : {ArrayKind::reg, ArrayKind::shared}) {
       if (!writes[static_cast<int>(array)]) continue;
-      const bool here = outs && !outs_placed && (array == out_source || !writes[static_cast<int>(out_source)]);
+      const bool here =
+          outs && !outs_placed && (array == out_source || !writes[static_cast<int>(out_source)]);
       make_row(s, array, events, here);
       outs_placed = outs_placed || here;
     }
@@ -300,7 +326,9 @@ BlockFigure build_figure(const Trace& t, const StepIndex& idx, int current, cons
     FigureRow row;
     row.step = current;
     row.number = current + 1;
-    row.array = f.rows.empty() ? (f.shared_size > 0 || f.register_size == 0 ? ArrayKind::shared : ArrayKind::reg) : f.rows.back().array;
+    row.array = f.rows.empty() ? (f.shared_size > 0 || f.register_size == 0 ? ArrayKind::shared
+                                                                            : ArrayKind::reg)
+                               : f.rows.back().array;
     row.current = true;
     const int a = static_cast<int>(row.array);
     row.cells.resize(static_cast<std::size_t>(f.column_count));

@@ -30,16 +30,18 @@ struct FigureFocus {
 // What the figure marks beyond the trace itself.
 struct FigureMarks {
   const std::vector<StaleRead>* stale = nullptr;  // this trace's stale reads (any block)
-  int differs_event = -1;                         // the first event that differs from the other trace
+  // the first event that differs from the other trace
+  int differs_event = -1;
 };
 
 struct FigureCell {
-  bool held = false;     // the location holds a value written in this launch by now
+  bool held = false;  // the location holds a value written in this launch by now
   double value = 0.0;
   bool written = false;  // written at this row's step
   int thread = -1;       // the thread that wrote it at this step
   int event = -1;        // the event that wrote it at this step (the last one, when several did)
-  int conflict_ways = 0;  // >= 2: a shared access of this step to this slot shared its bank with others of its warp
+  // >= 2: a shared access of this step to this slot shared its bank with others of its warp
+  int conflict_ways = 0;
   bool unexplained = false;  // the writing event read a value the trace does not explain
   bool stale = false;        // half of a stale read (the slot read, or written) at this step
   bool differs = false;      // the first difference from the other trace
@@ -48,8 +50,9 @@ struct FigureCell {
 struct FigureArrow {
   ArrayKind from_array = ArrayKind::shared;
   std::int64_t from_index = 0;  // may lie outside the window: the drawing points off the edge
-  int from_row = -1;            // the figure row showing the value read; -1: one before the first row
-  std::int64_t to_index = 0;    // in this row's array
+  // the figure row showing the value read; -1: one before the first row
+  int from_row = -1;
+  std::int64_t to_index = 0;  // in this row's array
   int thread = 0;
   int event = 0;
   bool carry = false;    // the destination's own previous value (the a of a +=)
@@ -76,9 +79,9 @@ struct FigureRow {
   std::vector<FigureCell> cells;  // one per window column
   std::vector<FigureArrow> arrows;
   std::vector<FigureOut> outs;
-  int threads = 0;      // threads of this block with an event at this step
-  std::string action;   // "16 threads add" (the work of the row, for its caption)
-  std::string reads;    // global reads of the row: "input[32..63]"
+  int threads = 0;     // threads of this block with an event at this step
+  std::string action;  // "16 threads add" (the work of the row, for its caption)
+  std::string reads;   // global reads of the row: "input[32..63]"
 };
 
 struct BlockFigure {
@@ -88,19 +91,22 @@ struct BlockFigure {
   int current_step = -1;
   std::int64_t first_column = 0;
   int column_count = 0;
-  std::int64_t shared_size = 0;     // slots of the block's traced shared array it touches (0: none)
+  std::int64_t shared_size = 0;    // slots of the block's traced shared array it touches (0: none)
   std::int64_t register_size = 0;  // lanes whose registers it writes (0: none)
-  std::vector<FigureRow> rows;      // the launch's steps up to the current one that wrote something in this block
-  std::vector<char> active;         // per thread of the block: 1 when it has an event at the current step
-  bool current_idle = false;        // the block does nothing at the current step
+  // the launch's steps up to the current one that wrote something in this block
+  std::vector<FigureRow> rows;
+  // per thread of the block: 1 when it has an event at the current step
+  std::vector<char> active;
+  bool current_idle = false;  // the block does nothing at the current step
 
   std::int64_t columns_total() const { return std::max(shared_size, register_size); }
 };
 
-// The columns a block's figure has over the whole launch: max(shared slots, register lanes) it touches.
+// The columns a block's figure has over the whole launch: max(shared slots, register lanes) it
+// touches.
 std::int64_t figure_columns_total(const Trace& t, const StepIndex& steps, int launch, int block);
 
-BlockFigure build_figure(const Trace& t, const StepIndex& steps, int current_step, const FigureFocus& focus,
-                         const FigureMarks& marks = {});
+BlockFigure build_figure(const Trace& t, const StepIndex& steps, int current_step,
+                         const FigureFocus& focus, const FigureMarks& marks = {});
 
 }  // namespace rl::viewer

@@ -31,7 +31,8 @@ float compact_width(std::string_view s);
 
 // The value as the most significant digits (4 at most) that fit max_width pixels of compact font:
 // "-0.3164" does not fit 28 px, "-.3164" does; a small value too narrow for one significant digit
-// is rounded to decimals ("-.01"). "NaN" for a value the trace records as null; "" when nothing fits.
+// is rounded to decimals ("-.01"). "NaN" for a value the trace records as null; "" when nothing
+// fits.
 std::string format_cell_value(double v, float max_width);
 
 }  // namespace rl::viewer

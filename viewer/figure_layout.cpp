@@ -19,7 +19,7 @@ int window_columns(float width, std::int64_t total, bool two) {
 
 namespace {
 
-constexpr float kBandH = kFontLineH;     // the warp band labels
+constexpr float kBandH = kFontLineH;      // the warp band labels
 constexpr float kSmallH = kCompactH + 2;  // a line of compact text
 constexpr float kMinGap = 22.f;           // between rows: the thread labels and the arrows
 constexpr float kMaxGap = 44.f;
@@ -38,7 +38,8 @@ struct Placer {
   }
 };
 
-// "t" + std::to_string(n), appended: GCC 12 warns (-Wrestrict) falsely on the literal + string form.
+// "t" + std::to_string(n), appended: GCC 12 warns (-Wrestrict) falsely on the literal + string
+// form.
 std::string prefixed(const char* prefix, long long n) {
   std::string s = prefix;
   s += std::to_string(n);
@@ -70,7 +71,9 @@ FigureGeometry layout_figure(const BlockFigure& f, Rect area, bool two) {
   g.cell_w = std::floor(g.pitch - (g.pitch >= 24 ? 2.f : 1.f));
   g.cell_h = two ? 15.f : 17.f;
   const float x_right = x_left + g.pitch * static_cast<float>(cols);
-  auto col_x = [&](int c) { return x_left + g.pitch * static_cast<float>(c) + (g.pitch - g.cell_w) / 2; };
+  auto col_x = [&](int c) {
+    return x_left + g.pitch * static_cast<float>(c) + (g.pitch - g.cell_w) / 2;
+  };
   auto col_cx = [&](int c) { return col_x(c) + g.cell_w / 2; };
 
   // Header: warp bands, column indexes, banks.
@@ -98,9 +101,12 @@ FigureGeometry layout_figure(const BlockFigure& f, Rect area, bool two) {
     const std::int64_t warp = index / kWarpColumns;
     int end = c;
     while (end < cols && (f.first_column + end) / kWarpColumns == warp) ++end;
-    g.bands.push_back({{x_left + g.pitch * static_cast<float>(c), area.y0, x_left + g.pitch * static_cast<float>(end), rows_bottom}, warp});
+    g.bands.push_back({{x_left + g.pitch * static_cast<float>(c), area.y0,
+                        x_left + g.pitch * static_cast<float>(end), rows_bottom},
+                       warp});
     const std::int64_t lo = index, hi = f.first_column + end - 1;
-    std::string text = f.register_size > 0 ? prefixed("warp ", warp) : prefixed("slots ", lo) + prefixed("-", hi);
+    std::string text =
+        f.register_size > 0 ? prefixed("warp ", warp) : prefixed("slots ", lo) + prefixed("-", hi);
     if (text_width(text) > g.pitch * static_cast<float>(end - c)) text = prefixed("w", warp);
     const float cx = x_left + g.pitch * (static_cast<float>(c + end) / 2);
     placer.place({centred(cx, y_band, text, false), text, LabelKind::band, false, -1, -1});
@@ -118,17 +124,24 @@ FigureGeometry layout_figure(const BlockFigure& f, Rect area, bool two) {
       const std::string b = prefixed("b", index % 32);
       Rect bb = centred(col_cx(c), y_bank, b, true);
       bb.x0 -= 1, bb.x1 += 1;
-      if (placer.place({bb, b, LabelKind::bank, true, -1, c})) g.labels.back().box.x0 += 1, g.labels.back().box.x1 -= 1;
+      if (placer.place({bb, b, LabelKind::bank, true, -1, c}))
+        g.labels.back().box.x0 += 1, g.labels.back().box.x1 -= 1;
     }
   }
   if (g.first_row > 0) {
-    const std::string note = std::to_string(g.first_row) + (g.first_row == 1 ? " earlier step" : " earlier steps") + " above";
-    placer.place({text_box(x_left, header_bottom, note, false), note, LabelKind::note, false, -1, -1});
+    const std::string note = std::to_string(g.first_row) +
+                             (g.first_row == 1 ? " earlier step" : " earlier steps") + " above";
+    placer.place(
+        {text_box(x_left, header_bottom, note, false), note, LabelKind::note, false, -1, -1});
   }
 
   std::vector<float> row_y(static_cast<std::size_t>(rows), 0.f);
-  for (int r = g.first_row; r < rows; ++r) row_y[static_cast<std::size_t>(r)] = top + static_cast<float>(r - g.first_row) * (g.gap + g.cell_h) + g.gap;
-  auto in_window = [&](std::int64_t index) { return index >= f.first_column && index < f.first_column + cols; };
+  for (int r = g.first_row; r < rows; ++r)
+    row_y[static_cast<std::size_t>(r)] =
+        top + static_cast<float>(r - g.first_row) * (g.gap + g.cell_h) + g.gap;
+  auto in_window = [&](std::int64_t index) {
+    return index >= f.first_column && index < f.first_column + cols;
+  };
 
   for (int r = g.first_row; r < rows; ++r) {
     const FigureRow& row = f.rows[static_cast<std::size_t>(r)];
@@ -137,17 +150,20 @@ FigureGeometry layout_figure(const BlockFigure& f, Rect area, bool two) {
     if (r == g.first_row || f.rows[static_cast<std::size_t>(r - 1)].step != row.step) {
       const std::string text = two ? std::to_string(row.number) : prefixed("step ", row.number);
       const float w = text_width(text);
-      placer.place({text_box(x_left - w - 2, y0 + (g.cell_h - kFontLineH) / 2, text, false), text, LabelKind::gutter, false, r, -1});
+      placer.place({text_box(x_left - w - 2, y0 + (g.cell_h - kFontLineH) / 2, text, false), text,
+                    LabelKind::gutter, false, r, -1});
     }
     {
       const bool reg = row.array == ArrayKind::reg;
       const std::string tag = two ? (reg ? "r" : "s") : (reg ? "registers" : "shared");
-      placer.place({text_box(x_left - compact_width(tag) - 4, y1 + 2, tag, true), tag, LabelKind::gutter, true, r, -1});
+      placer.place({text_box(x_left - compact_width(tag) - 4, y1 + 2, tag, true), tag,
+                    LabelKind::gutter, true, r, -1});
     }
     // Where the row's global reads came from, at the top of its gap.
     if (!row.reads.empty()) {
       const std::string text = "read " + row.reads;
-      placer.place({text_box(x_left, y0 - g.gap + 1, text, true), text, LabelKind::edge, true, r, -1});
+      placer.place(
+          {text_box(x_left, y0 - g.gap + 1, text, true), text, LabelKind::edge, true, r, -1});
     }
     for (int c = 0; c < cols; ++c) {
       const FigureCell& cell = row.cells[static_cast<std::size_t>(c)];
@@ -155,7 +171,9 @@ FigureGeometry layout_figure(const BlockFigure& f, Rect area, bool two) {
       g.cells.push_back({box, r, c});
       if (cell.held) {
         const std::string v = format_cell_value(cell.value, g.cell_w - 2);
-        if (!v.empty()) placer.place({centred(col_cx(c), y0 + (g.cell_h - kCompactH) / 2, v, true), v, LabelKind::value, true, r, c});
+        if (!v.empty())
+          placer.place({centred(col_cx(c), y0 + (g.cell_h - kCompactH) / 2, v, true), v,
+                        LabelKind::value, true, r, c});
       }
     }
     // The thread of each write, just above the cell it wrote.
@@ -166,7 +184,8 @@ FigureGeometry layout_figure(const BlockFigure& f, Rect area, bool two) {
       std::string text = prefixed("t", cell.thread);
       if (compact_width(text) > g.pitch - 1) text = std::to_string(cell.thread);
       if (compact_width(text) > g.pitch - 1) continue;
-      if (placer.place({centred(col_cx(c), y0 - kCompactH - 2, text, true), text, LabelKind::thread, true, r, c}))
+      if (placer.place({centred(col_cx(c), y0 - kCompactH - 2, text, true), text, LabelKind::thread,
+                        true, r, c}))
         arrow_end[static_cast<std::size_t>(c)] = y0 - kCompactH - 3;
     }
     // Arrows: from the cell read (in the row that shows it) to the label of the write.
@@ -183,7 +202,9 @@ FigureGeometry layout_figure(const BlockFigure& f, Rect area, bool two) {
       if (in_window(arrow.from_index)) {
         const int sc = static_cast<int>(arrow.from_index - f.first_column);
         line.x0 = col_cx(sc);
-        line.y0 = arrow.from_row >= g.first_row ? row_y[static_cast<std::size_t>(arrow.from_row)] + g.cell_h + 1 : y0 - g.gap + 1;
+        line.y0 = arrow.from_row >= g.first_row
+                      ? row_y[static_cast<std::size_t>(arrow.from_row)] + g.cell_h + 1
+                      : y0 - g.gap + 1;
       } else {
         const int side = arrow.from_index < f.first_column ? 0 : 1;
         if (off_lo[side] < 0 || arrow.from_index < off_lo[side]) off_lo[side] = arrow.from_index;
@@ -209,7 +230,8 @@ FigureGeometry layout_figure(const BlockFigure& f, Rect area, bool two) {
         const int ways = row.cells[static_cast<std::size_t>(c)].conflict_ways;
         if (ways < 2) continue;
         const std::string text = prefixed("", ways) + "x";
-        placer.place({centred(col_cx(c), y1 + 3, text, true), text, LabelKind::conflict, true, r, c});
+        placer.place(
+            {centred(col_cx(c), y1 + 3, text, true), text, LabelKind::conflict, true, r, c});
       }
     }
     // Stores to global memory: below the cell the value came from.
@@ -220,7 +242,8 @@ FigureGeometry layout_figure(const BlockFigure& f, Rect area, bool two) {
       OutLine line;
       line.row = r;
       line.out = static_cast<int>(o);
-      const bool shown_here = out.from_index >= 0 && in_window(out.from_index) && out.from_array == row.array;
+      const bool shown_here =
+          out.from_index >= 0 && in_window(out.from_index) && out.from_array == row.array;
       if (shown_here) {
         const int c = static_cast<int>(out.from_index - f.first_column);
         line.x0 = line.x1 = col_cx(c);

@@ -32,10 +32,23 @@ struct Rect {
   float w() const { return x1 - x0; }
   float h() const { return y1 - y0; }
   bool overlaps(const Rect& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
-  bool contains(const Rect& o) const { return o.x0 >= x0 && o.x1 <= x1 && o.y0 >= y0 && o.y1 <= y1; }
+  bool contains(const Rect& o) const {
+    return o.x0 >= x0 && o.x1 <= x1 && o.y0 >= y0 && o.y1 <= y1;
+  }
 };
 
-enum class LabelKind : std::uint8_t { band, index, bank, value, thread, gutter, edge, out, conflict, note };
+enum class LabelKind : std::uint8_t {
+  band,
+  index,
+  bank,
+  value,
+  thread,
+  gutter,
+  edge,
+  out,
+  conflict,
+  note
+};
 
 struct Label {
   Rect box;
@@ -55,7 +68,7 @@ struct CellBox {
 struct ArrowLine {
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
   int row = 0;
-  int arrow = 0;          // index into the row's arrows
+  int arrow = 0;            // index into the row's arrows
   bool off_window = false;  // the value read lies outside the window's columns
 };
 
@@ -88,7 +101,9 @@ float gutter_width(bool two);
 // the minimum, else whole warps (at least one).
 int window_columns(float width, std::int64_t total, bool two);
 // The columns for a figure area `width` px wide (the gutter included).
-inline int figure_columns(float width, std::int64_t total, bool two) { return window_columns(width - gutter_width(two), total, two); }
+inline int figure_columns(float width, std::int64_t total, bool two) {
+  return window_columns(width - gutter_width(two), total, two);
+}
 
 FigureGeometry layout_figure(const BlockFigure& f, Rect area, bool two);
 

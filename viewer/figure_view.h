@@ -24,6 +24,7 @@ struct FigureTooltipExtra {
 
 // Draws the figure; `progress` (0..1) fades in the current row's arrows. Returns the event of the
 // cell under the mouse (-1 when none), after showing its tooltip.
-int draw_figure(const Trace& t, const BlockFigure& f, const FigureGeometry& g, double progress, const FigureTooltipExtra& extra);
+int draw_figure(const Trace& t, const BlockFigure& f, const FigureGeometry& g, double progress,
+                const FigureTooltipExtra& extra);
 
 }  // namespace rl::viewer

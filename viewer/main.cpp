@@ -1,17 +1,18 @@
 // reducelab_viewer: the ladder's throughput and the reduction trees, in one window.
-//   reducelab_viewer [--results FILE]... [--trace FILE]... [--view throughput|bars|scaling|tables|tree]
-//                    [--device NAME] [--step K] [--screenshot FILE.png] [--size WxH] [--source-root DIR]
-//                    [--measure-fps SECONDS]
+//   reducelab_viewer [--results FILE]... [--trace FILE]... [--view
+//   throughput|bars|scaling|tables|tree]
+//                    [--device NAME] [--step K] [--screenshot FILE.png] [--size WxH] [--source-root
+//                    DIR] [--measure-fps SECONDS]
 // Bad arguments (an empty value, a size out of range, a screenshot folder that does not exist) are
 // refused before a window opens, in one line starting "error:".
 // Exit status: 0; 1 when a file named (or found in assets/) failed to load, or the screenshot could
 // not be written (the window still shows, and a screenshot is still written, with the error);
 // 2 for bad arguments or no display.
-#include <CLI/CLI.hpp>
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -29,7 +30,9 @@ namespace {
 
 std::string glfw_error;  // the last GLFW error, for the one-line message
 
-void on_glfw_error(int, const char* description) { glfw_error = description ? description : "unknown GLFW error"; }
+void on_glfw_error(int, const char* description) {
+  glfw_error = description ? description : "unknown GLFW error";
+}
 
 void on_drop(GLFWwindow* window, int count, const char** paths) {
   auto* app = static_cast<rl::viewer::App*>(glfwGetWindowUserPointer(window));
@@ -70,14 +73,18 @@ std::string parse_bounded(const std::string& text, const char* option, long max,
   return "";
 }
 
-// Where --screenshot will write, checked before a window opens: its folder must exist and be a folder.
+// Where --screenshot will write, checked before a window opens: its folder must exist and be a
+// folder.
 std::string check_screenshot_path(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::is_directory(path, ec)) return "--screenshot: cannot write '" + path + "': it is a folder";
-  const fs::path folder = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+  if (fs::is_directory(path, ec))
+    return "--screenshot: cannot write '" + path + "': it is a folder";
+  const fs::path folder =
+      fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
   if (!fs::is_directory(folder, ec))
-    return "--screenshot: cannot write '" + path + "': the folder '" + folder.string() + "' does not exist";
+    return "--screenshot: cannot write '" + path + "': the folder '" + folder.string() +
+           "' does not exist";
   return "";
 }
 
@@ -87,23 +94,33 @@ int main(int argc, char** argv) {
   rl::viewer::AppOptions opt;
   std::string screenshot, size = "1280x800", step_text, fps_text;
   double measure_fps = 0;
-  CLI::App cli{"ReduceLab viewer: throughput of the ladder and the recorded reduction trees", "reducelab_viewer"};
-  cli.add_option("--results", opt.results, "a results JSON (reducelab.results); repeatable")->type_name("FILE");
-  cli.add_option("--trace", opt.traces, "a trace JSON (reducelab.trace); repeatable, two are shown side by side")
+  CLI::App cli{"ReduceLab viewer: throughput of the ladder and the recorded reduction trees",
+               "reducelab_viewer"};
+  cli.add_option("--results", opt.results, "a results JSON (reducelab.results); repeatable")
+      ->type_name("FILE");
+  cli.add_option("--trace", opt.traces,
+                 "a trace JSON (reducelab.trace); repeatable, two are shown side by side")
       ->type_name("FILE");
   cli.add_option("--step", step_text,
-                 "the step of the traces to show, from 1 (the k-th thing each thread does between two barriers, launch "
+                 "the step of the traces to show, from 1 (the k-th thing each thread does between "
+                 "two barriers, launch "
                  "by launch); default: the first step in which a thread adds")
       ->type_name("UINT");
-  cli.add_option("--view", opt.view, "throughput, bars, scaling (lesson 17, several GPUs), tables (lessons 13-16) or tree")
+  cli.add_option(
+         "--view", opt.view,
+         "throughput, bars, scaling (lesson 17, several GPUs), tables (lessons 13-16) or tree")
       ->check(CLI::IsMember({"throughput", "bars", "scaling", "tables", "tree"}));
   cli.add_option("--device", opt.device, "plot this device first (a part of its name, e.g. H100)");
-  cli.add_option("--screenshot", screenshot, "render offscreen, write this PNG and exit")->type_name("FILE");
-  cli.add_option("--size", size, "window size WxH, from 200x150 to 8192x8192 (default 1280x800)")->type_name("WxH");
-  cli.add_option("--source-root", opt.source_root, "where the traces' kernel sources are (default: the repository)")
+  cli.add_option("--screenshot", screenshot, "render offscreen, write this PNG and exit")
+      ->type_name("FILE");
+  cli.add_option("--size", size, "window size WxH, from 200x150 to 8192x8192 (default 1280x800)")
+      ->type_name("WxH");
+  cli.add_option("--source-root", opt.source_root,
+                 "where the traces' kernel sources are (default: the repository)")
       ->type_name("DIR");
-  cli.add_option("--measure-fps", fps_text,
-                 "play the tree animation this many seconds (0.1 to 600) with vsync off and print the fps")
+  cli.add_option(
+         "--measure-fps", fps_text,
+         "play the tree animation this many seconds (0.1 to 600) with vsync off and print the fps")
       ->type_name("SECONDS");
   try {
     cli.parse(argc, argv);
@@ -132,8 +149,10 @@ int main(int argc, char** argv) {
     measure_fps = std::strtod(fps_text.c_str(), &end);
     if (end != fps_text.c_str() + fps_text.size() || !(measure_fps > 0))
       bad = "--measure-fps must be a number of seconds such as 10 (got '" + fps_text + "')";
-    else if (measure_fps > 600) bad = "--measure-fps " + fps_text + " is too large (at most 600 seconds)";
-    else if (measure_fps < 0.1) bad = "--measure-fps " + fps_text + " is too small (at least 0.1 seconds)";
+    else if (measure_fps > 600)
+      bad = "--measure-fps " + fps_text + " is too large (at most 600 seconds)";
+    else if (measure_fps < 0.1)
+      bad = "--measure-fps " + fps_text + " is too small (at least 0.1 seconds)";
   }
   if (bad.empty() && !screenshot.empty()) bad = check_screenshot_path(screenshot);
   if (!bad.empty()) {
@@ -155,7 +174,8 @@ int main(int argc, char** argv) {
   glfwWindowHint(GLFW_RESIZABLE, offscreen ? GLFW_FALSE : GLFW_TRUE);
   GLFWwindow* window = glfwCreateWindow(width, height, "ReduceLab viewer", nullptr, nullptr);
   if (!window) {
-    std::cerr << "error: no display: cannot create an OpenGL 3.0 window: " << one_line(glfw_error) << "\n";
+    std::cerr << "error: no display: cannot create an OpenGL 3.0 window: " << one_line(glfw_error)
+              << "\n";
     glfwTerminate();
     return 2;
   }
@@ -192,7 +212,9 @@ int main(int argc, char** argv) {
     // exactly the frames a student sees. What ends it: a screenshot once it is written, an fps
     // measurement once its time is up, an interactive session when the window is closed.
     enum class Mode { interactive, shot, measure };
-    const Mode mode = !screenshot.empty() ? Mode::shot : measure_fps > 0 ? Mode::measure : Mode::interactive;
+    const Mode mode = !screenshot.empty() ? Mode::shot
+                      : measure_fps > 0   ? Mode::measure
+                                          : Mode::interactive;
     // ImGui's layout settles over a few frames: the screenshot is the fourth, read back unswapped.
     constexpr long kScreenshotFrame = 3;
     using clock = std::chrono::steady_clock;
@@ -201,15 +223,19 @@ int main(int argc, char** argv) {
     long frames = 0;  // frames swapped so far
     while (true) {
       // 1. Poll events. Interactive and paused: sleep until input (or 0.1 s) instead of spinning.
-      if (mode == Mode::interactive && !app.playback().playing()) glfwWaitEventsTimeout(0.1);
-      else glfwPollEvents();
+      if (mode == Mode::interactive && !app.playback().playing())
+        glfwWaitEventsTimeout(0.1);
+      else
+        glfwPollEvents();
       // Exit: the window was closed (a screenshot's hidden window is not; it ends once written).
       if (mode != Mode::shot && glfwWindowShouldClose(window)) break;
       const auto now = clock::now();
       // Exit: the fps measurement's time is up.
-      if (mode == Mode::measure && std::chrono::duration<double>(now - t0).count() >= measure_fps) break;
+      if (mode == Mode::measure && std::chrono::duration<double>(now - t0).count() >= measure_fps)
+        break;
       // A screenshot shows the frame --step chose, whatever the clock did meanwhile.
-      const double dt = mode == Mode::shot ? 0.0 : std::chrono::duration<double>(now - last).count();
+      const double dt =
+          mode == Mode::shot ? 0.0 : std::chrono::duration<double>(now - last).count();
       last = now;
 
       // 2. Start the frame. Offscreen, the hidden window's size is the display.
@@ -239,7 +265,8 @@ int main(int argc, char** argv) {
         }
         // Every file named must have loaded: the picture shows the error, and so does the status.
         if (app.failed_loads() > 0) {
-          std::cerr << "error: " << app.failed_loads() << (app.failed_loads() == 1 ? " file" : " files") << " did not load\n";
+          std::cerr << "error: " << app.failed_loads()
+                    << (app.failed_loads() == 1 ? " file" : " files") << " did not load\n";
           rc = 1;
         }
         break;
@@ -252,8 +279,9 @@ int main(int argc, char** argv) {
     if (mode == Mode::measure) {
       glFinish();
       const double secs = std::chrono::duration<double>(clock::now() - t0).count();
-      std::printf("fps: %.1f (%ld frames in %.2f s, %zu trace%s, %dx%d, renderer %s)\n", static_cast<double>(frames) / secs,
-                  frames, secs, app.trace_count(), app.trace_count() == 1 ? "" : "s", width, height,
+      std::printf("fps: %.1f (%ld frames in %.2f s, %zu trace%s, %dx%d, renderer %s)\n",
+                  static_cast<double>(frames) / secs, frames, secs, app.trace_count(),
+                  app.trace_count() == 1 ? "" : "s", width, height,
                   reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
     }
   }

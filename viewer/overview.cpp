@@ -5,11 +5,15 @@
 
 namespace rl::viewer {
 
-Overview build_overview(const Trace& t, const StepIndex& steps, int current, int focus_block, std::int64_t first_column,
-                        int columns, const std::vector<char>& active, float width, const OverviewMarks& marks) {
+Overview build_overview(const Trace& t, const StepIndex& steps, int current, int focus_block,
+                        std::int64_t first_column, int columns, const std::vector<char>& active,
+                        float width, const OverviewMarks& marks) {
   Overview o;
   const int max_tiles = std::max(1, static_cast<int>(std::floor(width / kMinTilePx)));
-  const Step* step = steps.steps.empty() ? nullptr : &steps.steps[static_cast<std::size_t>(std::clamp(current, 0, steps.count() - 1))];
+  const Step* step =
+      steps.steps.empty()
+          ? nullptr
+          : &steps.steps[static_cast<std::size_t>(std::clamp(current, 0, steps.count() - 1))];
   for (std::size_t l = 0; l < t.launches.size(); ++l) {
     OverviewLaunch ol;
     ol.launch = static_cast<int>(l);
@@ -29,7 +33,8 @@ Overview build_overview(const Trace& t, const StepIndex& steps, int current, int
     }
     // Only the marked blocks and the current step's working blocks are visited: never every event.
     for (const auto& [launch, block] : marks.stale) {
-      if (launch == ol.launch && block < ol.grid) ol.tiles[static_cast<std::size_t>(block / ol.blocks_per_tile)].stale = true;
+      if (launch == ol.launch && block < ol.grid)
+        ol.tiles[static_cast<std::size_t>(block / ol.blocks_per_tile)].stale = true;
     }
     if (ol.current) {
       const float threads = static_cast<float>(std::max(1, t.launches[l].block));
@@ -46,7 +51,8 @@ Overview build_overview(const Trace& t, const StepIndex& steps, int current, int
     OverviewWarp ow;
     ow.warp = w;
     ow.lanes = std::min(32, block_dim - w * 32);
-    for (int lane = 0; lane < ow.lanes; ++lane) ow.active += active[static_cast<std::size_t>(w * 32 + lane)] ? 1 : 0;
+    for (int lane = 0; lane < ow.lanes; ++lane)
+      ow.active += active[static_cast<std::size_t>(w * 32 + lane)] ? 1 : 0;
     const std::int64_t lo = std::int64_t{w} * 32, hi = lo + 32;
     ow.in_window = columns > 0 && lo < first_column + columns && hi > first_column;
     o.warps.push_back(ow);
@@ -58,7 +64,9 @@ int block_of_tile(const Overview& o, int launch, int tile) {
   if (launch < 0 || static_cast<std::size_t>(launch) >= o.launches.size()) return 0;
   const OverviewLaunch& l = o.launches[static_cast<std::size_t>(launch)];
   if (l.tiles.empty()) return 0;
-  return l.tiles[static_cast<std::size_t>(std::clamp(tile, 0, static_cast<int>(l.tiles.size()) - 1))].first_block;
+  return l
+      .tiles[static_cast<std::size_t>(std::clamp(tile, 0, static_cast<int>(l.tiles.size()) - 1))]
+      .first_block;
 }
 
 }  // namespace rl::viewer

@@ -50,10 +50,11 @@ struct OverviewMarks {
   std::pair<int, int> differs{-1, -1};
 };
 
-// `width`: pixels for one launch's tiles. `active`: the focus block's threads (BlockFigure::active).
+// `width`: pixels for one launch's tiles. `active`: the focus block's threads
+// (BlockFigure::active).
 Overview build_overview(const Trace& t, const StepIndex& steps, int current_step, int focus_block,
-                        std::int64_t first_column, int columns, const std::vector<char>& active, float width,
-                        const OverviewMarks& marks);
+                        std::int64_t first_column, int columns, const std::vector<char>& active,
+                        float width, const OverviewMarks& marks);
 
 // The block a click at tile `tile` of launch `launch` focuses.
 int block_of_tile(const Overview& o, int launch, int tile);

@@ -40,7 +40,9 @@ void Playback::scrub(int frame) {
   progress_ = 1;
 }
 
-void Playback::set_speed(double fps) { speed_ = std::isfinite(fps) ? std::clamp(fps, 0.1, 120.0) : 2.0; }
+void Playback::set_speed(double fps) {
+  speed_ = std::isfinite(fps) ? std::clamp(fps, 0.1, 120.0) : 2.0;
+}
 
 bool Playback::update(double dt) {
   if (!playing_ || !(dt > 0) || !std::isfinite(dt)) return false;

@@ -49,8 +49,10 @@ std::vector<Tick> linear_ticks(double lo, double hi, int max_ticks) {
     if (v > hi + step * 1e-9) break;
     char buf[32];
     const double shown = std::abs(v) < step * 1e-6 ? 0.0 : v;
-    if (step >= 1) std::snprintf(buf, sizeof buf, "%.0f", shown);
-    else std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(std::ceil(-std::log10(step))), shown);
+    if (step >= 1)
+      std::snprintf(buf, sizeof buf, "%.0f", shown);
+    else
+      std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(std::ceil(-std::log10(step))), shown);
     out.push_back({shown, buf});
   }
   return out;
@@ -95,6 +97,8 @@ Box y_tick_label_box(const PlotFrame& f, float y, float label_w) {
   return {f.left - label_w - 6.f, y - kLineH / 2, f.left - 6.f, y + kLineH / 2};
 }
 
-Box y_title_box(const PlotFrame& f, float title_w) { return {f.y_title_x, f.y_title_y, f.y_title_x + title_w, f.y_title_y + kLineH}; }
+Box y_title_box(const PlotFrame& f, float title_w) {
+  return {f.y_title_x, f.y_title_y, f.y_title_x + title_w, f.y_title_y + kLineH};
+}
 
 }  // namespace rl::viewer

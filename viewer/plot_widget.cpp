@@ -18,13 +18,15 @@ void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float th) {
   if (len < 1e-3f) return;
   for (float s = 0; s < len; s += 10.f) {
     const float e = std::min(s + 6.f, len);
-    dl->AddLine({a.x + dx * s / len, a.y + dy * s / len}, {a.x + dx * e / len, a.y + dy * e / len}, col, th);
+    dl->AddLine({a.x + dx * s / len, a.y + dy * s / len}, {a.x + dx * e / len, a.y + dy * e / len},
+                col, th);
   }
 }
 
 }  // namespace
 
-void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& lines, const PlotOptions& opt) {
+void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& lines,
+                    const PlotOptions& opt) {
   ImGui::PushID(id);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   size.x = std::max(size.x, 200.f);
@@ -89,7 +91,9 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
   if (opt.reference_y) {
     const float y = to_screen(xa.lo, *opt.reference_y).y;
     dashed_line(dl, {left, y}, {right, y}, IM_COL32(255, 255, 255, 160), 1.5f);
-    const float lx = opt.reference_label_right ? right - ImGui::CalcTextSize(opt.reference_label.c_str()).x - 6 : left + 6;
+    const float lx = opt.reference_label_right
+                         ? right - ImGui::CalcTextSize(opt.reference_label.c_str()).x - 6
+                         : left + 6;
     const float ly = opt.reference_label_right ? y + 3 : y - ImGui::GetTextLineHeight() - 2;
     dl->AddText({lx, ly}, IM_COL32(255, 255, 255, 200), opt.reference_label.c_str());
   }
@@ -104,8 +108,10 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
       const ImVec2 p = to_screen(l.xs[i], l.ys[i]);
       if (i > 0) {
         const ImVec2 q = to_screen(l.xs[i - 1], l.ys[i - 1]);
-        if (l.dashed) dashed_line(dl, q, p, l.color, l.thickness);
-        else dl->AddLine(q, p, l.color, l.thickness);
+        if (l.dashed)
+          dashed_line(dl, q, p, l.color, l.thickness);
+        else
+          dl->AddLine(q, p, l.color, l.thickness);
       }
       dl->AddCircleFilled(p, l.thickness + 1.f, l.color);
       const float dx = p.x - mouse.x, dy = p.y - mouse.y;
@@ -123,10 +129,14 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
     dl->AddCircle(p, 7.f, kHighlight, 0, 2.f);
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(best_line->label.c_str());
-    if (opt.x_counts) ImGui::Text("%s = %.0f", opt.point_unit.c_str(), best_line->xs[best_i]);
-    else ImGui::Text("%s = %s (%.0f)", opt.point_unit.c_str(), format_size(best_line->xs[best_i]).c_str(), best_line->xs[best_i]);
+    if (opt.x_counts)
+      ImGui::Text("%s = %.0f", opt.point_unit.c_str(), best_line->xs[best_i]);
+    else
+      ImGui::Text("%s = %s (%.0f)", opt.point_unit.c_str(),
+                  format_size(best_line->xs[best_i]).c_str(), best_line->xs[best_i]);
     ImGui::Text("%.1f %s", best_line->ys[best_i], opt.y_label.c_str());
-    if (best_i < best_line->notes.size() && !best_line->notes[best_i].empty()) ImGui::TextUnformatted(best_line->notes[best_i].c_str());
+    if (best_i < best_line->notes.size() && !best_line->notes[best_i].empty())
+      ImGui::TextUnformatted(best_line->notes[best_i].c_str());
     ImGui::EndTooltip();
   }
 
@@ -137,15 +147,19 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
     const bool off = hidden.count(l.label) > 0;
     const ImU32 col = off ? greyed(l.color) : l.color;
     const float h = ImGui::GetTextLineHeight();
-    if (l.dashed) dashed_line(dl, {lx, ly + h / 2}, {lx + 22, ly + h / 2}, col, 2.f);
-    else dl->AddLine({lx, ly + h / 2}, {lx + 22, ly + h / 2}, col, 2.f);
+    if (l.dashed)
+      dashed_line(dl, {lx, ly + h / 2}, {lx + 22, ly + h / 2}, col, 2.f);
+    else
+      dl->AddLine({lx, ly + h / 2}, {lx + 22, ly + h / 2}, col, 2.f);
     dl->AddText({lx + 28, ly}, off ? kDimText : kTextColor, l.label.c_str());
     const ImVec2 a{lx, ly}, b{lx + legend_w, ly + h + 2};
     if (ImGui::IsMouseHoveringRect(a, b)) {
       dl->AddRect(a, b, kAxisColor);
       if (ImGui::IsMouseClicked(0)) {
-        if (off) hidden.erase(l.label);
-        else hidden.insert(l.label);
+        if (off)
+          hidden.erase(l.label);
+        else
+          hidden.insert(l.label);
       }
     }
     ly += h + 4.f;

@@ -25,7 +25,8 @@ struct PlotOptions {
   std::string y_label = "GB/s";
   std::optional<double> reference_y;
   std::string reference_label;
-  bool reference_label_right = false;  // the label under the line's right end (clear of lines rising above it)
+  // the label under the line's right end (clear of lines rising above it)
+  bool reference_label_right = false;
   bool x_counts = false;         // x ticks labelled 1, 2, 4 (GPU counts) instead of 2^k
   std::optional<double> y_top;   // the y axis reaches at least this
   std::string point_unit = "n";  // the tooltip's name for x: "n = 2^24", "GPUs = 2"
@@ -33,7 +34,8 @@ struct PlotOptions {
 
 class LinePlot {
  public:
-  void draw(const char* id, ImVec2 size, const std::vector<PlotLine>& lines, const PlotOptions& options);
+  void draw(const char* id, ImVec2 size, const std::vector<PlotLine>& lines,
+            const PlotOptions& options);
   std::set<std::string> hidden;  // labels of series switched off in the legend
 };
 

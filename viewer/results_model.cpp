@@ -23,7 +23,9 @@ std::string one_line(std::string s) {
 
 struct Reader {
   std::string name;
-  [[noreturn]] void fail(const std::string& what) const { throw ResultsError(one_line(name + ": " + what)); }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ResultsError(one_line(name + ": " + what));
+  }
 
   const json& need(const json& o, const char* key, const std::string& where) const {
     auto it = o.find(key);
@@ -41,13 +43,15 @@ struct Reader {
   }
   double num(const json& o, const char* key, const std::string& where) const {
     const json& v = need(o, key, where);
-    if (!v.is_number() || !std::isfinite(v.get<double>())) fail(where + key + " must be a finite number");
+    if (!v.is_number() || !std::isfinite(v.get<double>()))
+      fail(where + key + " must be a finite number");
     return v.get<double>();
   }
   std::optional<double> opt(const json& o, const char* key, const std::string& where) const {
     auto it = o.find(key);
     if (it == o.end() || it->is_null()) return std::nullopt;
-    if (!it->is_number() || !std::isfinite(it->get<double>())) fail(where + key + " must be a finite number");
+    if (!it->is_number() || !std::isfinite(it->get<double>()))
+      fail(where + key + " must be a finite number");
     return it->get<double>();
   }
 };
@@ -61,9 +65,12 @@ ResultsFile parse_results(std::string_view text, const std::string& name) {
   bool in_str = false, esc = false;
   for (char c : text) {  // refuse absurd nesting before the parser sees it
     if (in_str) {
-      if (esc) esc = false;
-      else if (c == '\\') esc = true;
-      else if (c == '"') in_str = false;
+      if (esc)
+        esc = false;
+      else if (c == '\\')
+        esc = true;
+      else if (c == '"')
+        in_str = false;
     } else if (c == '"') {
       in_str = true;
     } else if (c == '[' || c == '{') {
@@ -82,7 +89,8 @@ ResultsFile parse_results(std::string_view text, const std::string& name) {
   }
   if (!doc.is_object()) r.fail("the top level must be an object");
   const std::string schema = r.str(doc, "schema", "");
-  if (schema != "reducelab.results") r.fail("schema is \"" + schema + "\", not \"reducelab.results\"");
+  if (schema != "reducelab.results")
+    r.fail("schema is \"" + schema + "\", not \"reducelab.results\"");
   const json& version = r.need(doc, "version", "");
   if (!version.is_number_integer() || version.get<std::int64_t>() != 1) {
     r.fail("version is " + version.dump() + ", only version 1 is understood");
@@ -104,7 +112,8 @@ ResultsFile parse_results(std::string_view text, const std::string& name) {
       if (!o.is_object()) r.fail(where + "must be an object");
       RunRow row;
       const double lesson = r.num(o, "lesson", where);
-      if (lesson < 0 || lesson > 1000 || lesson != std::floor(lesson)) r.fail(where + "lesson must be an integer 0..1000");
+      if (lesson < 0 || lesson > 1000 || lesson != std::floor(lesson))
+        r.fail(where + "lesson must be an integer 0..1000");
       row.lesson = static_cast<int>(lesson);
       row.slug = r.str(o, "slug", where);
       row.title = r.str_or(o, "title", row.slug);
@@ -113,13 +122,16 @@ ResultsFile parse_results(std::string_view text, const std::string& name) {
       row.n = r.num(o, "n", where);
       if (row.n < 1) r.fail(where + "n must be at least 1");
       if (auto b = r.opt(o, "block", where)) row.block = static_cast<int>(std::clamp(*b, 0.0, 1e6));
-      if (auto v = o.find("verified"); v != o.end() && v->is_boolean()) row.verified = v->get<bool>();
+      if (auto v = o.find("verified"); v != o.end() && v->is_boolean())
+        row.verified = v->get<bool>();
       row.gbps = r.opt(o, "gbps", where);
       row.pct_of_ceiling = r.opt(o, "pct_of_ceiling", where);
       row.vs_cub = r.opt(o, "vs_cub", where);
-      if (auto t = o.find("time"); t != o.end() && t->is_object()) row.median_ms = r.opt(*t, "median_ms", where + "time.");
+      if (auto t = o.find("time"); t != o.end() && t->is_object())
+        row.median_ms = r.opt(*t, "median_ms", where + "time.");
       if (auto g = r.opt(o, "gpus", where)) {
-        if (*g < 1 || *g > 4096 || *g != std::floor(*g)) r.fail(where + "gpus must be an integer 1..4096");
+        if (*g < 1 || *g > 4096 || *g != std::floor(*g))
+          r.fail(where + "gpus must be an integer 1..4096");
         row.gpus = static_cast<int>(*g);
       }
       row.scaling_efficiency = r.opt(o, "scaling_efficiency", where);
@@ -148,7 +160,8 @@ ResultsFile parse_results(std::string_view text, const std::string& name) {
 ResultsFile load_results(const std::string& path) {
   Reader r{path};
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) r.fail(std::filesystem::exists(path, ec) ? "not a regular file" : "no such file");
+  if (!std::filesystem::is_regular_file(path, ec))
+    r.fail(std::filesystem::exists(path, ec) ? "not a regular file" : "no such file");
   std::ifstream in(path, std::ios::binary);
   if (!in) r.fail("cannot open it");
   std::ostringstream s;
@@ -176,7 +189,8 @@ std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
       s.variant = run.variant;
       char num[8];
       std::snprintf(num, sizeof num, "%02d", run.lesson);
-      s.label = std::string(num) + " " + run.slug + (run.variant.empty() ? "" : " / " + run.variant);
+      s.label =
+          std::string(num) + " " + run.slug + (run.variant.empty() ? "" : " / " + run.variant);
       s.title = run.title;
       SeriesPoint p;
       p.n = run.n;
@@ -185,9 +199,12 @@ std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
       p.vs_cub = run.vs_cub.value_or(-1);
       p.median_ms = run.median_ms.value_or(-1);
       p.verified = run.verified;
-      auto it = std::find_if(s.points.begin(), s.points.end(), [&](const SeriesPoint& q) { return q.n == p.n; });
-      if (it != s.points.end()) *it = p;
-      else s.points.push_back(p);
+      auto it = std::find_if(s.points.begin(), s.points.end(),
+                             [&](const SeriesPoint& q) { return q.n == p.n; });
+      if (it != s.points.end())
+        *it = p;
+      else
+        s.points.push_back(p);
     }
     for (const auto& b : f.baselines) {
       if (b.stream_read_gbps) ceiling[b.n] = {b.n, *b.stream_read_gbps, 100, -1, -1, true};
@@ -196,10 +213,12 @@ std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
   }
   std::vector<Series> out;
   for (auto& [key, s] : lessons) {
-    std::sort(s.points.begin(), s.points.end(), [](const SeriesPoint& a, const SeriesPoint& b) { return a.n < b.n; });
+    std::sort(s.points.begin(), s.points.end(),
+              [](const SeriesPoint& a, const SeriesPoint& b) { return a.n < b.n; });
     out.push_back(std::move(s));
   }
-  auto add = [&](SeriesKind kind, const char* label, const char* title, const std::map<double, SeriesPoint>& pts) {
+  auto add = [&](SeriesKind kind, const char* label, const char* title,
+                 const std::map<double, SeriesPoint>& pts) {
     if (pts.empty()) return;
     Series s;
     s.kind = kind;
@@ -208,7 +227,8 @@ std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
     for (const auto& [n, p] : pts) s.points.push_back(p);
     out.push_back(std::move(s));
   };
-  add(SeriesKind::ceiling, "ceiling (stream read)", "Streaming read of the same n: the memory ceiling", ceiling);
+  add(SeriesKind::ceiling, "ceiling (stream read)",
+      "Streaming read of the same n: the memory ceiling", ceiling);
   add(SeriesKind::cub, "CUB", "cub::DeviceReduce::Sum", cub);
   return out;
 }
@@ -226,10 +246,13 @@ std::string DeviceResults::label() const {
 
 std::vector<DeviceResults> group_by_device(const std::vector<ResultsFile>& files) {
   std::vector<DeviceResults> out;
-  std::vector<std::vector<ResultsFile>> one_gpu;  // per group: the files' one-GPU runs and baselines
+  // per group: the files' one-GPU runs and baselines
+  std::vector<std::vector<ResultsFile>> one_gpu;
   for (const auto& f : files) {
-    const std::string name = f.device.empty() ? (f.backend.empty() ? "unknown device" : f.backend) : f.device;
-    auto it = std::find_if(out.begin(), out.end(), [&](const DeviceResults& d) { return d.device == name; });
+    const std::string name =
+        f.device.empty() ? (f.backend.empty() ? "unknown device" : f.backend) : f.device;
+    auto it = std::find_if(out.begin(), out.end(),
+                           [&](const DeviceResults& d) { return d.device == name; });
     if (it == out.end()) {
       out.push_back({});
       out.back().device = name;
@@ -254,16 +277,20 @@ std::vector<DeviceResults> group_by_device(const std::vector<ResultsFile>& files
       p.efficiency = run.scaling_efficiency.value_or(-1);
       p.verified = run.verified;
       auto& sc = it->scaling;
-      auto at = std::find_if(sc.begin(), sc.end(), [&](const ScalingPoint& q) { return q.gpus == p.gpus; });
-      if (at != sc.end()) *at = p;
-      else sc.push_back(p);
+      auto at = std::find_if(sc.begin(), sc.end(),
+                             [&](const ScalingPoint& q) { return q.gpus == p.gpus; });
+      if (at != sc.end())
+        *at = p;
+      else
+        sc.push_back(p);
       it->max_gpus = std::max(it->max_gpus, p.gpus);
     }
     one_gpu[g].push_back(std::move(single));
   }
   for (std::size_t g = 0; g < out.size(); ++g) {
     out[g].series = build_series(one_gpu[g]);
-    std::sort(out[g].scaling.begin(), out[g].scaling.end(), [](const ScalingPoint& a, const ScalingPoint& b) { return a.gpus < b.gpus; });
+    std::sort(out[g].scaling.begin(), out[g].scaling.end(),
+              [](const ScalingPoint& a, const ScalingPoint& b) { return a.gpus < b.gpus; });
   }
   return out;
 }
@@ -303,7 +330,8 @@ std::vector<Bar> bars_at(const std::vector<Series>& series, double n, bool inclu
     b.title = s.title;
     b.gbps = p->gbps;
     b.speedup = base > 0 ? p->gbps / base : 0;
-    b.pct_of_ceiling = p->pct_of_ceiling >= 0 ? p->pct_of_ceiling : (ceil > 0 ? 100.0 * p->gbps / ceil : 0);
+    b.pct_of_ceiling =
+        p->pct_of_ceiling >= 0 ? p->pct_of_ceiling : (ceil > 0 ? 100.0 * p->gbps / ceil : 0);
     out.push_back(std::move(b));
   }
   return out;

@@ -57,7 +57,8 @@ struct Series {
   SeriesKind kind = SeriesKind::lesson;
   int lesson = 0;
   std::string variant;
-  std::string label;  // "03 sequential_addressing", "08 warp_shuffle / butterfly", "ceiling (stream read)"
+  // "03 sequential_addressing", "08 warp_shuffle / butterfly", "ceiling (stream read)"
+  std::string label;
   std::string title;
   std::vector<SeriesPoint> points;  // sorted by n, one per n
 };

@@ -9,11 +9,14 @@ namespace rl::viewer {
 
 void ScalingView::draw(const DeviceResults& d, ImVec2 size) {
   if (d.scaling.empty()) {
-    ImGui::TextUnformatted("No several-GPU results for this device. Lesson 17 writes them (reducelab scaling --json FILE).");
+    ImGui::TextUnformatted(
+        "No several-GPU results for this device. Lesson 17 writes them (reducelab scaling --json "
+        "FILE).");
     return;
   }
   ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.7f, 1),
-                     "Lesson 17 on up to %d x %s: each GPU reduces its share, then one NCCL all-reduce. Aggregate GB/s: all "
+                     "Lesson 17 on up to %d x %s: each GPU reduces its share, then one NCCL "
+                     "all-reduce. Aggregate GB/s: all "
                      "GPUs' input bytes / the median time.",
                      d.max_gpus, d.device.c_str());
   const std::vector<Rgba> colors = distinct_colors(2);
@@ -40,7 +43,8 @@ void ScalingView::draw(const DeviceResults& d, ImVec2 size) {
       eff.notes.emplace_back(note);
     }
   }
-  const float table_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(d.scaling.size() + 2);
+  const float table_h =
+      ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(d.scaling.size() + 2);
   const float plot_h = std::max(160.f, ImGui::GetContentRegionAvail().y - table_h - 8);
   const float half = (size.x - 12) / 2;
   PlotOptions rate_opt;
@@ -67,7 +71,8 @@ void ScalingView::draw(const DeviceResults& d, ImVec2 size) {
   efficiency_.draw("efficiency", {half, plot_h}, {eff}, eff_opt);
 
   if (ImGui::BeginTable("scaling", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
-    for (const char* h : {"GPUs", "n", "aggregate GB/s", "GB/s per GPU", "efficiency"}) ImGui::TableSetupColumn(h);
+    for (const char* h : {"GPUs", "n", "aggregate GB/s", "GB/s per GPU", "efficiency"})
+      ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (const auto& p : d.scaling) {
       ImGui::TableNextRow();
@@ -80,8 +85,10 @@ void ScalingView::draw(const DeviceResults& d, ImVec2 size) {
       ImGui::TableNextColumn();
       ImGui::Text("%.0f", p.gbps / p.gpus);
       ImGui::TableNextColumn();
-      if (p.efficiency >= 0) ImGui::Text("%.1f%%", 100.0 * p.efficiency);
-      else ImGui::TextUnformatted("-");
+      if (p.efficiency >= 0)
+        ImGui::Text("%.1f%%", 100.0 * p.efficiency);
+      else
+        ImGui::TextUnformatted("-");
     }
     ImGui::EndTable();
   }

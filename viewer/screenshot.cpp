@@ -21,7 +21,8 @@ std::string write_framebuffer_png(const std::string& path, int width, int height
   for (std::size_t y = 0; y < h; ++y) {
     std::copy_n(&pixels[(h - 1 - y) * w * 3], w * 3, &flipped[y * w * 3]);
   }
-  if (!stbi_write_png(path.c_str(), width, height, 3, flipped.data(), width * 3)) return "cannot write " + path;
+  if (!stbi_write_png(path.c_str(), width, height, 3, flipped.data(), width * 3))
+    return "cannot write " + path;
   return "";
 }
 

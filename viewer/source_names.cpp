@@ -22,7 +22,8 @@ std::string describe_stale_read(const StaleRead& r, const std::string& name) {
   std::string s = r.describe();
   const std::string from = "shared[";
   if (name != "shared") {
-    if (const auto at = s.find(from); at != std::string::npos) s.replace(at, from.size(), name + "[");
+    if (const auto at = s.find(from); at != std::string::npos)
+      s.replace(at, from.size(), name + "[");
   }
   return s;
 }

@@ -39,8 +39,8 @@ void SourcePanel::load(const std::string& source, const std::string& root) {
     if (lines_.empty()) lines_.push_back("");
     return;
   }
-  message_ = "Source not found: " + source + " (looked under " + (root.empty() ? std::string(".") : root) +
-             "; set --source-root)";
+  message_ = "Source not found: " + source + " (looked under " +
+             (root.empty() ? std::string(".") : root) + "; set --source-root)";
 }
 
 void SourcePanel::draw(const char* id, ImVec2 size, const int* lines, int line_count) {
@@ -69,10 +69,12 @@ void SourcePanel::draw(const char* id, ImVec2 size, const int* lines, int line_c
       const bool hot = std::find(lines, lines + line_count, i + 1) != lines + line_count;
       const ImVec2 pos = ImGui::GetCursorScreenPos();
       if (hot) {
-        dl->AddRectFilled({pos.x - 4, pos.y}, {pos.x + ImGui::GetWindowWidth() + ImGui::GetScrollX(), pos.y + line_h},
+        dl->AddRectFilled({pos.x - 4, pos.y},
+                          {pos.x + ImGui::GetWindowWidth() + ImGui::GetScrollX(), pos.y + line_h},
                           IM_COL32(120, 95, 20, 200));
       }
-      ImGui::TextColored(hot ? ImVec4(1, 0.9f, 0.5f, 1) : ImVec4(0.55f, 0.55f, 0.6f, 1), "%4d", i + 1);
+      ImGui::TextColored(hot ? ImVec4(1, 0.9f, 0.5f, 1) : ImVec4(0.55f, 0.55f, 0.6f, 1), "%4d",
+                         i + 1);
       ImGui::SameLine();
       ImGui::TextUnformatted(lines_[static_cast<std::size_t>(i)].c_str());
     }

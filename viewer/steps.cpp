@@ -21,12 +21,17 @@ void compute_facts(const Trace& t, Step& s) {
     const Event& e = t.events[static_cast<std::size_t>(i)];
     threads.emplace_back(e.block, e.thread);
     if (adds(e.kind)) ++s.additions;
-    if (adds(e.kind) && e.a.loc.space.kind != SpaceKind::constant && e.b.loc.space.kind != SpaceKind::constant) ++s.tree_additions;
+    if (adds(e.kind) && e.a.loc.space.kind != SpaceKind::constant &&
+        e.b.loc.space.kind != SpaceKind::constant)
+      ++s.tree_additions;
     if (e.kind == EventKind::shuffle) ++s.shuffles;
     const int warp = e.thread / kWarpSize, line = e.line, kind = static_cast<int>(e.kind);
-    if (e.dst.space.kind == SpaceKind::shared) shared.emplace_back(e.block, warp, line, kind, 0, e.dst.index);
-    if (e.a.loc.space.kind == SpaceKind::shared) shared.emplace_back(e.block, warp, line, kind, 1, e.a.loc.index);
-    if (e.b.loc.space.kind == SpaceKind::shared) shared.emplace_back(e.block, warp, line, kind, 2, e.b.loc.index);
+    if (e.dst.space.kind == SpaceKind::shared)
+      shared.emplace_back(e.block, warp, line, kind, 0, e.dst.index);
+    if (e.a.loc.space.kind == SpaceKind::shared)
+      shared.emplace_back(e.block, warp, line, kind, 1, e.a.loc.index);
+    if (e.b.loc.space.kind == SpaceKind::shared)
+      shared.emplace_back(e.block, warp, line, kind, 2, e.b.loc.index);
   }
   std::sort(threads.begin(), threads.end());
   threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
@@ -36,11 +41,13 @@ void compute_facts(const Trace& t, Step& s) {
     // One warp: its active lanes are consecutive in the sorted list.
     const int block = threads[i].first, warp = threads[i].second / kWarpSize;
     std::size_t j = i;
-    while (j < threads.size() && threads[j].first == block && threads[j].second / kWarpSize == warp) ++j;
+    while (j < threads.size() && threads[j].first == block && threads[j].second / kWarpSize == warp)
+      ++j;
     ++s.active_warps;
     const int lanes = std::min(kWarpSize, block_dim - warp * kWarpSize);
     if (static_cast<int>(j - i) < lanes) ++s.divergent_warps;
-    if (s.block_active.empty() || s.block_active.back().first != block) s.block_active.emplace_back(block, 0);
+    if (s.block_active.empty() || s.block_active.back().first != block)
+      s.block_active.emplace_back(block, 0);
     s.block_active.back().second += static_cast<int>(j - i);
     i = j;
   }
@@ -49,14 +56,17 @@ void compute_facts(const Trace& t, Step& s) {
   for (std::size_t i = 0; i < shared.size();) {
     std::size_t j = i;
     auto same_access = [&](std::size_t a, std::size_t b) {
-      return std::get<0>(shared[a]) == std::get<0>(shared[b]) && std::get<1>(shared[a]) == std::get<1>(shared[b]) &&
-             std::get<2>(shared[a]) == std::get<2>(shared[b]) && std::get<3>(shared[a]) == std::get<3>(shared[b]) &&
+      return std::get<0>(shared[a]) == std::get<0>(shared[b]) &&
+             std::get<1>(shared[a]) == std::get<1>(shared[b]) &&
+             std::get<2>(shared[a]) == std::get<2>(shared[b]) &&
+             std::get<3>(shared[a]) == std::get<3>(shared[b]) &&
              std::get<4>(shared[a]) == std::get<4>(shared[b]);
     };
     while (j < shared.size() && same_access(i, j)) ++j;
     int per_bank[kSharedBanks] = {};
     int ways = 1;
-    for (std::size_t a = i; a < j; ++a) ways = std::max(ways, ++per_bank[bank_of(std::get<5>(shared[a]))]);
+    for (std::size_t a = i; a < j; ++a)
+      ways = std::max(ways, ++per_bank[bank_of(std::get<5>(shared[a]))]);
     ++s.shared_accesses;
     if (ways > 1) ++s.conflicted_accesses;
     s.worst_conflict = std::max(s.worst_conflict, ways);
@@ -74,9 +84,12 @@ StepIndex index_steps(const Trace& t) {
   StepIndex out;
   const std::size_t launches = t.launches.size();
   out.block_start.resize(launches);
-  for (std::size_t l = 0; l < launches; ++l) out.block_start[l].assign(static_cast<std::size_t>(t.launches[l].grid) + 1, 0);
-  for (const Event& e : t.events) ++out.block_start[static_cast<std::size_t>(e.launch)][static_cast<std::size_t>(e.block) + 1];
-  // Prefix sums: block_start[l][b] becomes where block b's events begin, [grid] where launch l's end.
+  for (std::size_t l = 0; l < launches; ++l)
+    out.block_start[l].assign(static_cast<std::size_t>(t.launches[l].grid) + 1, 0);
+  for (const Event& e : t.events)
+    ++out.block_start[static_cast<std::size_t>(e.launch)][static_cast<std::size_t>(e.block) + 1];
+  // Prefix sums: block_start[l][b] becomes where block b's events begin, [grid] where launch l's
+  // end.
   std::int64_t total = 0;
   for (auto& starts : out.block_start) {
     starts[0] = total;
@@ -117,7 +130,8 @@ StepIndex index_steps(const Trace& t) {
       touched.clear();
       int block_barriers = 0, block_last = -1;
       std::vector<int> interval;
-      std::vector<std::vector<int>> warp_interval(static_cast<std::size_t>((block_dim + kWarpSize - 1) / kWarpSize));
+      std::vector<std::vector<int>> warp_interval(
+          static_cast<std::size_t>((block_dim + kWarpSize - 1) / kWarpSize));
       for (const int* p = first; p != last; ++p) {
         const int i = *p;
         const Event& e = t.events[static_cast<std::size_t>(i)];
@@ -162,7 +176,8 @@ StepIndex index_steps(const Trace& t) {
   }
   std::vector<std::pair<Key, int>> order(first_seen.begin(), first_seen.end());
   std::sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
-    return std::tuple{std::get<0>(x.first), std::get<1>(x.first), x.second} < std::tuple{std::get<0>(y.first), std::get<1>(y.first), y.second};
+    return std::tuple{std::get<0>(x.first), std::get<1>(x.first), x.second} <
+           std::tuple{std::get<0>(y.first), std::get<1>(y.first), y.second};
   });
   std::map<Key, int> rank;
   out.steps.resize(order.size());
@@ -217,11 +232,13 @@ const std::vector<int>& StepIndex::lines(int s) const {
 }
 
 std::pair<const int*, const int*> StepIndex::events_of(int launch, int block) const {
-  if (launch < 0 || static_cast<std::size_t>(launch) >= block_start.size()) return {nullptr, nullptr};
+  if (launch < 0 || static_cast<std::size_t>(launch) >= block_start.size())
+    return {nullptr, nullptr};
   const auto& starts = block_start[static_cast<std::size_t>(launch)];
   if (block < 0 || static_cast<std::size_t>(block) + 1 >= starts.size()) return {nullptr, nullptr};
   const int* base = block_events.data();
-  return {base + starts[static_cast<std::size_t>(block)], base + starts[static_cast<std::size_t>(block) + 1]};
+  return {base + starts[static_cast<std::size_t>(block)],
+          base + starts[static_cast<std::size_t>(block) + 1]};
 }
 
 }  // namespace rl::viewer

@@ -23,19 +23,22 @@ struct Step {
   int launch = 0;
   int phase = 0;
   int line = 0;
-  int k = 0;  // the line's k-th run by each thread in this phase, from 0
+  int k = 0;                  // the line's k-th run by each thread in this phase, from 0
   std::vector<int> events;    // its write events, in event order
   std::vector<int> barriers;  // the barrier events that close it (in some block)
-  std::vector<int> lines;     // distinct source lines of its events, then of its barriers, first seen first
+  // distinct source lines of its events, then of its barriers, first seen first
+  std::vector<int> lines;
 
   // Facts over every block of the launch.
   int active_threads = 0;   // distinct (block, thread) with an event here
   int active_warps = 0;     // warps with at least one of them
   int divergent_warps = 0;  // of those, warps where some lanes work and some do not
   int additions = 0;        // combine, shuffle and atomic events
-  int tree_additions = 0;   // of those, adding two values (not a constant and a value: a running sum's start)
+  // of those, adding two values (not a constant and a value: a running sum's start)
+  int tree_additions = 0;
   int shuffles = 0;
-  int shared_accesses = 0;      // warp-wide accesses to shared memory (one per warp, instruction and operand)
+  // warp-wide accesses to shared memory (one per warp, instruction and operand)
+  int shared_accesses = 0;
   int conflicted_accesses = 0;  // of those, with two or more addresses in one bank
   int worst_conflict = 0;       // n-way of the worst; 0 when the step touches no shared memory
   // (block, threads active in it), ascending by block: what the overview strip draws.

@@ -16,10 +16,12 @@ using nlohmann::json;
   throw ResultsError(line.size() > 300 ? line.substr(0, 300) + "..." : line);
 }
 
-std::optional<double> number(const json& o, const char* key, const std::string& name, const std::string& where) {
+std::optional<double> number(const json& o, const char* key, const std::string& name,
+                             const std::string& where) {
   const auto it = o.find(key);
   if (it == o.end() || it->is_null()) return std::nullopt;
-  if (!it->is_number() || !std::isfinite(it->get<double>())) fail(name, where + key + " must be a finite number");
+  if (!it->is_number() || !std::isfinite(it->get<double>()))
+    fail(name, where + key + " must be a finite number");
   return it->get<double>();
 }
 
@@ -44,11 +46,14 @@ std::string label_of(const json& run) {
   }
   for (const char* key : {"op", "dtype", "variant", "strategy"}) {
     const auto it = run.find(key);
-    if (it != run.end() && it->is_string() && !it->get<std::string>().empty()) add(it->get<std::string>());
+    if (it != run.end() && it->is_string() && !it->get<std::string>().empty())
+      add(it->get<std::string>());
   }
-  if (const auto it = run.find("shape"); it != run.end() && it->is_array()) add(joined(*it, "x", "", ""));
+  if (const auto it = run.find("shape"); it != run.end() && it->is_array())
+    add(joined(*it, "x", "", ""));
   for (const char* key : {"axes", "dims"})
-    if (const auto it = run.find(key); it != run.end() && it->is_array()) add(std::string(key) + " " + joined(*it, ",", "{", "}"));
+    if (const auto it = run.find(key); it != run.end() && it->is_array())
+      add(std::string(key) + " " + joined(*it, ",", "{", "}"));
   return label.empty() ? "run" : label;
 }
 
@@ -56,7 +61,8 @@ std::string label_of(const json& run) {
 
 bool looks_like_lesson_tables(std::string_view text) {
   const auto at = text.find("\"reducelab.");
-  return at != std::string_view::npos && text.find("\"reducelab.results\"") == std::string_view::npos &&
+  return at != std::string_view::npos &&
+         text.find("\"reducelab.results\"") == std::string_view::npos &&
          text.find("\"reducelab.trace\"") == std::string_view::npos;
 }
 
@@ -77,15 +83,18 @@ LessonTable table_from(const json& doc, const std::string& name) {
   LessonTable f;
   f.path = name;
   f.schema = schema->get<std::string>();
-  if (!f.schema.starts_with("reducelab.") || f.schema == "reducelab.results" || f.schema == "reducelab.trace")
+  if (!f.schema.starts_with("reducelab.") || f.schema == "reducelab.results" ||
+      f.schema == "reducelab.trace")
     fail(name, "schema \"" + f.schema + "\" is not a lesson table");
   const auto version = doc.find("version");
   if (version == doc.end() || !version->is_number_integer() || version->get<long long>() != 1)
     fail(name, "only version 1 is understood");
   if (const auto d = doc.find("device"); d != doc.end() && d->is_object()) {
-    if (const auto n = d->find("name"); n != d->end() && n->is_string()) f.device = n->get<std::string>();
+    if (const auto n = d->find("name"); n != d->end() && n->is_string())
+      f.device = n->get<std::string>();
   }
-  if (const auto b = doc.find("backend"); b != doc.end() && b->is_string()) f.backend = b->get<std::string>();
+  if (const auto b = doc.find("backend"); b != doc.end() && b->is_string())
+    f.backend = b->get<std::string>();
   const auto runs = doc.find("runs");
   if (runs == doc.end() || !runs->is_array()) fail(name, "runs must be an array");
   for (std::size_t i = 0; i < runs->size(); ++i) {
@@ -104,14 +113,19 @@ LessonTable table_from(const json& doc, const std::string& name) {
     row.verified = v != run.end() && v->is_boolean() && v->get<bool>();
     f.rows.push_back(std::move(row));
   }
-  if (const auto l = doc.find("lesson"); l != doc.end() && l->is_string()) f.lesson = lesson_number(l->get<std::string>());
+  if (const auto l = doc.find("lesson"); l != doc.end() && l->is_string())
+    f.lesson = lesson_number(l->get<std::string>());
   if (f.lesson == 0) {
     const auto axis = doc.find("axis");
     const std::string a = axis != doc.end() && axis->is_string() ? axis->get<std::string>() : "";
-    if (f.schema == "reducelab.ops") f.lesson = 13;
-    else if (f.schema == "reducelab.matrix" && a == "rows") f.lesson = 14;
-    else if (f.schema == "reducelab.matrix" && a == "columns") f.lesson = 15;
-    else if (f.schema == "reducelab.axes") f.lesson = 16;
+    if (f.schema == "reducelab.ops")
+      f.lesson = 13;
+    else if (f.schema == "reducelab.matrix" && a == "rows")
+      f.lesson = 14;
+    else if (f.schema == "reducelab.matrix" && a == "columns")
+      f.lesson = 15;
+    else if (f.schema == "reducelab.axes")
+      f.lesson = 16;
   }
   return f;
 }
@@ -155,15 +169,18 @@ std::vector<LessonTable> parse_lesson_tables(std::string_view text, const std::s
 
 std::vector<const LessonTable*> unique_tables(const std::vector<LessonTable>& tables) {
   auto same = [](const LessonTable& a, const LessonTable& b) {
-    if (a.schema != b.schema || a.device != b.device || a.rows.size() != b.rows.size()) return false;
+    if (a.schema != b.schema || a.device != b.device || a.rows.size() != b.rows.size())
+      return false;
     for (std::size_t i = 0; i < a.rows.size(); ++i) {
-      if (a.rows[i].gbps != b.rows[i].gbps || a.rows[i].verified != b.rows[i].verified) return false;
+      if (a.rows[i].gbps != b.rows[i].gbps || a.rows[i].verified != b.rows[i].verified)
+        return false;
     }
     return true;
   };
   std::vector<const LessonTable*> out;
   for (const auto& t : tables) {
-    if (std::none_of(out.begin(), out.end(), [&](const LessonTable* o) { return same(*o, t); })) out.push_back(&t);
+    if (std::none_of(out.begin(), out.end(), [&](const LessonTable* o) { return same(*o, t); }))
+      out.push_back(&t);
   }
   std::stable_sort(out.begin(), out.end(), [](const LessonTable* a, const LessonTable* b) {
     const int la = a->lesson ? a->lesson : 1000, lb = b->lesson ? b->lesson : 1000;

@@ -31,8 +31,10 @@ std::string ratios(const ComparisonRow& r) {
 
 std::string figure_text(const ComparisonRow& r) {
   char gb[32];
-  if (r.gbps) std::snprintf(gb, sizeof gb, "%.0f GB/s   ", *r.gbps);
-  else std::snprintf(gb, sizeof gb, "simulated   ");
+  if (r.gbps)
+    std::snprintf(gb, sizeof gb, "%.0f GB/s   ", *r.gbps);
+  else
+    std::snprintf(gb, sizeof gb, "simulated   ");
   return gb + ratios(r);
 }
 
@@ -44,7 +46,8 @@ void TablesView::draw(const std::vector<const LessonTable*>& tables, ImVec2 size
     return;
   }
   ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.7f, 1),
-                     "bar length: GB/s of input read (the longest bar of each table is the full width); after it: ratios "
+                     "bar length: GB/s of input read (the longest bar of each table is the full "
+                     "width); after it: ratios "
                      "measured in the same run (> 1: faster than the library)");
   ImGui::BeginChild("tables", {size.x, std::max(50.f, ImGui::GetContentRegionAvail().y)}, false);
   const float width = ImGui::GetContentRegionAvail().x;
@@ -58,7 +61,8 @@ void TablesView::draw(const std::vector<const LessonTable*>& tables, ImVec2 size
     const std::string what = f.lesson ? "Lesson " + std::to_string(f.lesson) : f.schema;
     ImGui::Text("%s on %s", what.c_str(), f.device.empty() ? f.backend.c_str() : f.device.c_str());
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "(%s%s%s, %s)", file.c_str(), f.part.empty() ? "" : ": ", f.part.c_str(), f.schema.c_str());
+    ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "(%s%s%s, %s)", file.c_str(),
+                       f.part.empty() ? "" : ": ", f.part.c_str(), f.schema.c_str());
     double most = 0;
     float name_w = 0, text_w = 0;
     for (const auto& r : f.rows) {

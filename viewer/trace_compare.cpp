@@ -7,8 +7,9 @@
 namespace rl::viewer {
 namespace {
 
-// Where a write went, and which write there it was: (launch, block, space, buffer, index, occurrence).
-// Shared and register locations belong to one block; global ones are keyed with block -1.
+// Where a write went, and which write there it was: (launch, block, space, buffer, index,
+// occurrence). Shared and register locations belong to one block; global ones are keyed with block
+// -1.
 using WriteKey = std::tuple<int, int, int, int, std::int64_t, int>;
 
 std::vector<WriteKey> keys_of(const Trace& t) {
@@ -18,9 +19,11 @@ std::vector<WriteKey> keys_of(const Trace& t) {
     const Event& e = t.events[i];
     if (is_barrier(e.kind)) continue;
     const bool global = e.dst.space.kind == SpaceKind::buffer;
-    const auto loc = std::tuple{e.launch, global ? -1 : e.block, static_cast<int>(e.dst.space.kind), e.dst.space.buffer, e.dst.index};
+    const auto loc = std::tuple{e.launch, global ? -1 : e.block, static_cast<int>(e.dst.space.kind),
+                                e.dst.space.buffer, e.dst.index};
     const int occurrence = seen[loc]++;
-    keys[i] = {e.launch, global ? -1 : e.block, static_cast<int>(e.dst.space.kind), e.dst.space.buffer, e.dst.index, occurrence};
+    keys[i] = {e.launch,           global ? -1 : e.block, static_cast<int>(e.dst.space.kind),
+               e.dst.space.buffer, e.dst.index,           occurrence};
   }
   return keys;
 }
@@ -36,8 +39,10 @@ void add_difference(std::string& s, const char* what, const std::string& a, cons
 TraceComparison compare_traces(const Trace& left, const Trace& right) {
   TraceComparison c;
   add_difference(c.input_differences, "n", std::to_string(left.n), std::to_string(right.n));
-  add_difference(c.input_differences, "block", std::to_string(left.block), std::to_string(right.block));
-  add_difference(c.input_differences, "seed", std::to_string(left.seed), std::to_string(right.seed));
+  add_difference(c.input_differences, "block", std::to_string(left.block),
+                 std::to_string(right.block));
+  add_difference(c.input_differences, "seed", std::to_string(left.seed),
+                 std::to_string(right.seed));
   add_difference(c.input_differences, "distribution", left.distribution, right.distribution);
   if (c.input_differences.empty() && left.input.size() == right.input.size()) {
     for (std::size_t i = 0; i < left.input.size(); ++i) {
@@ -77,7 +82,8 @@ TraceComparison compare_traces(const Trace& left, const Trace& right) {
       return c;
     }
     matched[static_cast<std::size_t>(it->second)] = 1;
-    if (!same_value(left.events[i].value, right.events[static_cast<std::size_t>(it->second)].value)) {
+    if (!same_value(left.events[i].value,
+                    right.events[static_cast<std::size_t>(it->second)].value)) {
       report(static_cast<int>(i), it->second);
       return c;
     }

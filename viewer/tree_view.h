@@ -27,7 +27,7 @@ struct TraceDoc {
   Trace trace;
   StepIndex steps;
   std::vector<StaleRead> stale;
-  OverviewMarks marks;     // the blocks holding a stale read
+  OverviewMarks marks;  // the blocks holding a stale read
   SourcePanel source;
   std::string array_name;  // the kernel's name for its shared array ("partial")
   std::string label;       // for pickers: "03 sequential_addressing (sim) - file.json"
@@ -43,11 +43,11 @@ struct PanelCompare {
 
 class TreeView {
  public:
-  // Draws the panel in `size` at step `step` (clamped to the trace's); progress 0..1 fades the step in.
-  // header_h: the height the text above the figure takes at least, so that two panels' figures
+  // Draws the panel in `size` at step `step` (clamped to the trace's); progress 0..1 fades the step
+  // in. header_h: the height the text above the figure takes at least, so that two panels' figures
   // start level (header_height() says what this panel needed last frame).
-  void draw(const char* id, const TraceDoc& doc, int step, double progress, ImVec2 size, bool two, const PanelCompare& cmp,
-            float header_h = 0);
+  void draw(const char* id, const TraceDoc& doc, int step, double progress, ImVec2 size, bool two,
+            const PanelCompare& cmp, float header_h = 0);
   float header_height() const { return header_h_; }
 
   // Moves the focus to a block and the window that holds `column` (slot or lane index).
@@ -57,7 +57,8 @@ class TreeView {
   }
   int block() const { return block_; }
   std::int64_t want_column() const { return want_column_; }
-  // A step the panel asks the playback to go to (a click on another launch, "next launch"); -1: none.
+  // A step the panel asks the playback to go to (a click on another launch, "next launch"); -1:
+  // none.
   int take_step_request() {
     const int s = step_request_;
     step_request_ = -1;

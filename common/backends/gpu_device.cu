@@ -62,19 +62,20 @@ class GpuDevice final : public Device {
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
-    return {{"name", props_.name},
-            {"simulated", false},
-            {"compute_capability", std::to_string(props_.major) + "." + std::to_string(props_.minor)},
-            {"sm_count", props_.multiProcessorCount},
-            {"sm_clock_mhz", attribute(cudaDevAttrClockRate, device_) / 1000},
-            {"memory_clock_mhz", mem_khz / 1000},
-            {"memory_bus_bits", bus_bits},
-            // double data rate: two transfers per memory clock
-            {"theoretical_gbps", 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9},
-            {"l2_bytes", props_.l2CacheSize},
-            {"global_memory_bytes", props_.totalGlobalMem},
-            {"driver_version", driver},
-            {"runtime_version", runtime}};
+    return {
+        {"name", props_.name},
+        {"simulated", false},
+        {"compute_capability", std::to_string(props_.major) + "." + std::to_string(props_.minor)},
+        {"sm_count", props_.multiProcessorCount},
+        {"sm_clock_mhz", attribute(cudaDevAttrClockRate, device_) / 1000},
+        {"memory_clock_mhz", mem_khz / 1000},
+        {"memory_bus_bits", bus_bits},
+        // double data rate: two transfers per memory clock
+        {"theoretical_gbps", 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9},
+        {"l2_bytes", props_.l2CacheSize},
+        {"global_memory_bytes", props_.totalGlobalMem},
+        {"driver_version", driver},
+        {"runtime_version", runtime}};
   }
   std::size_t free_bytes() const override {
     std::size_t free = 0, total = 0;
@@ -87,7 +88,8 @@ class GpuDevice final : public Device {
     const cudaError_t e = cudaMalloc(&p, bytes);
     if (e == cudaErrorMemoryAllocation) {
       cudaGetLastError();
-      throw OutOfDeviceMemory("the GPU has too little free memory for " + std::to_string(bytes >> 20) + " MiB more (" +
+      throw OutOfDeviceMemory("the GPU has too little free memory for " +
+                              std::to_string(bytes >> 20) + " MiB more (" +
                               std::to_string(free_bytes() >> 20) + " MiB free)");
     }
     RL_CUDA_CHECK(e);
@@ -115,17 +117,21 @@ class GpuDevice final : public Device {
   void copy(void* dst, const void* src, std::size_t bytes) override {
     RL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream_));
   }
-  void poison(void* dst, std::size_t bytes) override { RL_CUDA_CHECK(cudaMemsetAsync(dst, 0xFF, bytes, stream_)); }
+  void poison(void* dst, std::size_t bytes) override {
+    RL_CUDA_CHECK(cudaMemsetAsync(dst, 0xFF, bytes, stream_));
+  }
   void synchronize() override { RL_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   void* stream() override { return stream_; }
 
-  // Enough copies that cycling through them touches three times the L2 between two uses of one copy.
+  // Enough copies that cycling through them touches three times the L2 between two uses of one
+  // copy.
   std::size_t rotation_copies(std::size_t bytes) const override {
     if (bytes == 0) return 1;
     return std::clamp<std::size_t>(3 * shape_.l2_bytes / bytes + 1, 1, 1u << 16);
   }
 
-  Timing time(const std::function<void(std::size_t)>& body, std::size_t copies, const Sampling& sampling) override {
+  Timing time(const std::function<void(std::size_t)>& body, std::size_t copies,
+              const Sampling& sampling) override {
     EventPair ev;
     std::size_t next = 0;
     auto run = [&](unsigned calls) {
@@ -140,7 +146,8 @@ class GpuDevice final : public Device {
     RL_CUDA_CHECK(cudaEventSynchronize(ev.stop));
     float one = 0.0f;
     RL_CUDA_CHECK(cudaEventElapsedTime(&one, ev.start, ev.stop));
-    const auto calls = static_cast<unsigned>(std::clamp(sampling.min_sample_ms / std::max(one, 1e-4f), 1.0, 4096.0));
+    const auto calls = static_cast<unsigned>(
+        std::clamp(sampling.min_sample_ms / std::max(one, 1e-4f), 1.0, 4096.0));
     std::vector<double> per_call;
     for (unsigned s = 0; s < std::max(1u, sampling.samples); ++s) {
       // A lead-in call, untimed, keeps the GPU busy while the host queues the start event and the
@@ -177,13 +184,15 @@ class GpuDevice final : public Device {
     }
     const double bytes = static_cast<double>(n) * sizeof(float);
     c.read_gbps = c.read.ms.median > 0 ? bytes / (c.read.ms.median * 1e6) : 0.0;
-    // The copy ceiling writes into a buffer of its own (never into an input, which later runs read);
-    // where memory is too short for one, that figure is left out rather than the input harmed.
+    // The copy ceiling writes into a buffer of its own (never into an input, which later runs
+    // read); where memory is too short for one, that figure is left out rather than the input
+    // harmed.
     if (n > 0 && n * sizeof(float) < free_bytes() / 2) {
       float* dst = static_cast<float*>(allocate(n * sizeof(float)));
       const Timing t = time(
           [&](std::size_t k) {
-            RL_CUDA_CHECK(cudaMemcpyAsync(dst, copies[k], n * sizeof(float), cudaMemcpyDeviceToDevice, stream_));
+            RL_CUDA_CHECK(cudaMemcpyAsync(dst, copies[k], n * sizeof(float),
+                                          cudaMemcpyDeviceToDevice, stream_));
           },
           n_copies, sampling);
       release(dst);
@@ -205,7 +214,8 @@ class GpuDevice final : public Device {
     return time(
         [&](std::size_t k) {
           std::size_t bytes = cub_temp_bytes_;
-          RL_CUDA_CHECK(cub::DeviceReduce::Sum(cub_temp_, bytes, copies[k], result, items, stream_));
+          RL_CUDA_CHECK(
+              cub::DeviceReduce::Sum(cub_temp_, bytes, copies[k], result, items, stream_));
         },
         n_copies, sampling);
   }

@@ -1,10 +1,10 @@
 // The simulator backend: "device" memory is host memory, kernels run on the CPU SIMT simulator, and
 // times are wall-clock times of that simulation, flagged as such so no one reads them as GB/s.
+#include <unistd.h>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -20,38 +20,53 @@ class SimDevice final : public Device {
   DeviceShape shape() const override { return {}; }
   nlohmann::json describe() const override {
     const auto s = shape();
-    return {{"name", name()}, {"simulated", true}, {"sm_count", s.sm_count}, {"modelled_on", "NVIDIA H100 (132 SMs)"}};
+    return {{"name", name()},
+            {"simulated", true},
+            {"sm_count", s.sm_count},
+            {"modelled_on", "NVIDIA H100 (132 SMs)"}};
   }
   std::size_t free_bytes() const override { return host_free_bytes(); }
 
   void* allocate(std::size_t bytes) override {
     // 256-byte alignment, as cudaMalloc gives, so vector loads behave the same on both backends.
     void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
-    if (!p) throw OutOfDeviceMemory("the simulator could not allocate " + std::to_string(bytes) + " bytes of host memory");
+    if (!p)
+      throw OutOfDeviceMemory("the simulator could not allocate " + std::to_string(bytes) +
+                              " bytes of host memory");
     return p;
   }
   void release(void* p) noexcept override { std::free(p); }
-  void upload(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
-  void download(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
-  void copy(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void upload(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void download(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
+  void copy(void* dst, const void* src, std::size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
   void poison(void* dst, std::size_t bytes) override { std::memset(dst, 0xFF, bytes); }
   void synchronize() override {}
   void* stream() override { return nullptr; }
   std::size_t rotation_copies(std::size_t) const override { return 1; }
 
-  Timing time(const std::function<void(std::size_t)>& body, std::size_t, const Sampling& sampling) override {
+  Timing time(const std::function<void(std::size_t)>& body, std::size_t,
+              const Sampling& sampling) override {
     std::vector<double> ms;
     for (unsigned s = 0; s < std::max(1u, sampling.samples); ++s) {
       const auto t0 = std::chrono::steady_clock::now();
       body(0);
-      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
     return {summarize(std::move(ms)), 1, true};
   }
-  std::optional<Ceiling> ceiling(const float* const*, std::size_t, std::uint64_t, const Sampling&) override {
+  std::optional<Ceiling> ceiling(const float* const*, std::size_t, std::uint64_t,
+                                 const Sampling&) override {
     return std::nullopt;
   }
-  std::optional<Timing> cub_sum(const float* const*, std::size_t, std::uint64_t, const Sampling&, float*) override {
+  std::optional<Timing> cub_sum(const float* const*, std::size_t, std::uint64_t, const Sampling&,
+                                float*) override {
     return std::nullopt;
   }
 };

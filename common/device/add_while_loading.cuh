@@ -8,8 +8,8 @@
 RL_NAMESPACE_BEGIN
 
 template <class Trace = NoTrace>
-__device__ __forceinline__ Float<Trace> add_while_loading(In<Trace> in, std::uint64_t n, std::uint64_t first,
-                                                          unsigned block) {
+__device__ __forceinline__ Float<Trace> add_while_loading(In<Trace> in, std::uint64_t n,
+                                                          std::uint64_t first, unsigned block) {
   const std::uint64_t i = first + threadIdx.x;
   Float<Trace> sum = i < n ? in[i] : 0.0f;
   if (i + block < n) sum += in[i + block];  // one block further on: both loads coalesced

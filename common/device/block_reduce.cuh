@@ -1,7 +1,7 @@
 #pragma once
 // Lesson 09's block sum with the + taken out (lesson 13's idea, for lessons 13-16): any operator's
-// combine, any accumulator (a float, a (value, index) pair, a (count, mean, M2) triple), through the
-// same two stages of warp shuffles.
+// combine, any accumulator (a float, a (value, index) pair, a (count, mean, M2) triple), through
+// the same two stages of warp shuffles.
 #include <cstring>
 
 #include "common/cuda_compat.h"
@@ -17,7 +17,8 @@ __device__ __forceinline__ V shuffle_down(V v, unsigned offset) {
   unsigned words[sizeof(V) / 4];
   std::memcpy(words, &v, sizeof(V));
 #pragma unroll
-  for (unsigned k = 0; k < sizeof(V) / 4; ++k) words[k] = __shfl_down_sync(full_warp, words[k], offset);
+  for (unsigned k = 0; k < sizeof(V) / 4; ++k)
+    words[k] = __shfl_down_sync(full_warp, words[k], offset);
   std::memcpy(&v, words, sizeof(V));
   return v;
 }
@@ -35,7 +36,8 @@ __device__ __forceinline__ typename Op::Acc warp_reduce(typename Op::Acc v) {
 // Like block_sum: every thread calls it, and two calls need a __syncthreads() between them.
 template <class Op, unsigned Block>
 __device__ __forceinline__ typename Op::Acc block_reduce(typename Op::Acc v) {
-  static_assert(Block >= 32 && Block <= 1024 && Block % 32 == 0, "whole warps, at most 1024 threads");
+  static_assert(Block >= 32 && Block <= 1024 && Block % 32 == 0,
+                "whole warps, at most 1024 threads");
   v = warp_reduce<Op>(v);
   if constexpr (Block > 32) {
     __shared__ typename Op::Acc warp_totals[Block / 32];
@@ -48,13 +50,14 @@ __device__ __forceinline__ typename Op::Acc block_reduce(typename Op::Acc v) {
 }
 
 // A partial that another block wrote (lesson 11's finish, a split row's or a column tile's last
-// block), read from L2 with __ldcg: past this SM's L1, which may hold a stale line. A word at a time,
-// because __ldcg takes built-in types only.
+// block), read from L2 with __ldcg: past this SM's L1, which may hold a stale line. A word at a
+// time, because __ldcg takes built-in types only.
 template <class V>
 __device__ __forceinline__ V load_l2(const V* at) {
   unsigned words[sizeof(V) / 4];
 #pragma unroll
-  for (unsigned k = 0; k < sizeof(V) / 4; ++k) words[k] = __ldcg(reinterpret_cast<const unsigned*>(at) + k);
+  for (unsigned k = 0; k < sizeof(V) / 4; ++k)
+    words[k] = __ldcg(reinterpret_cast<const unsigned*>(at) + k);
   V v;
   std::memcpy(&v, words, sizeof(V));
   return v;

@@ -1,5 +1,6 @@
 #pragma once
-// Lesson 09's idea, for the lessons after it (10, 11): a block's sum in two stages of warp shuffles.
+// Lesson 09's idea, for the lessons after it (10, 11): a block's sum in two stages of warp
+// shuffles.
 #include "common/device/traced.h"
 #include "common/device/warp_sum.cuh"
 
@@ -10,12 +11,14 @@ RL_NAMESPACE_BEGIN
 // second call's writes to warp_totals must not overtake the first call's reads.
 template <unsigned Block, class Trace = NoTrace>
 __device__ __forceinline__ Float<Trace> block_sum(Float<Trace> v) {
-  static_assert(Block >= 32 && Block <= 1024 && Block % 32 == 0, "whole warps, at most 1024 threads");
+  static_assert(Block >= 32 && Block <= 1024 && Block % 32 == 0,
+                "whole warps, at most 1024 threads");
   v = warp_sum<Trace>(v);  // stage 1: every warp at once, in registers
   if constexpr (Block == 32) {
     return v;
   } else {
-    __shared__ float totals[Block / 32];  // one word per warp: 32x fewer shared accesses than a tree
+    // one word per warp: 32x fewer shared accesses than a tree
+    __shared__ float totals[Block / 32];
     Shared<Trace> warp_totals = totals;
     const unsigned lane = threadIdx.x % 32;
     const unsigned warp = threadIdx.x / 32;

@@ -7,6 +7,8 @@
 
 RL_NAMESPACE_BEGIN
 
-__host__ __device__ constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+__host__ __device__ constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return (a + b - 1) / b;
+}
 
 RL_NAMESPACE_END

@@ -11,7 +11,8 @@ template <unsigned Block, class Trace = NoTrace>
 __device__ __forceinline__ Float<Trace> grid_stride_sum(In<Trace> in, std::uint64_t n) {
   const std::uint64_t stride = std::uint64_t{2 * Block} * gridDim.x;
   Float<Trace> sum = 0.0f;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * Block) + threadIdx.x; i < n; i += stride) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * Block) + threadIdx.x; i < n;
+       i += stride) {
     sum += in[i];
     if (i + Block < n) sum += in[i + Block];  // lesson 04's second load, one block further on
   }

@@ -10,7 +10,9 @@
 
 RL_NAMESPACE_BEGIN
 
-template <class T> inline constexpr unsigned pack_size = 16 / sizeof(T);  // 8 halves, 4 floats, 2 doubles, 4 ints
+// 8 halves, 4 floats, 2 doubles, 4 ints
+template <class T>
+inline constexpr unsigned pack_size = 16 / sizeof(T);
 
 // One 16-byte load (int4: the only 16-byte type __ldg takes). `at` is 16-byte aligned.
 template <class T>
@@ -28,14 +30,16 @@ __device__ __forceinline__ void widen_pack(const int4& raw, wide_t<T> (&out)[K])
 }
 
 // A 16-byte pack when Vec (every row starts 16-byte aligned), else a single element.
-template <class T, bool Vec> inline constexpr unsigned load_width = Vec ? pack_size<T> : 1u;
+template <class T, bool Vec>
+inline constexpr unsigned load_width = Vec ? pack_size<T> : 1u;
 
-// One load of load_width<T, Vec> elements, widened. Stream: a load whose line is read once and never
-// again (ld.global.cs, evict-first in L1 and L2).
+// One load of load_width<T, Vec> elements, widened. Stream: a load whose line is read once and
+// never again (ld.global.cs, evict-first in L1 and L2).
 template <class T, bool Vec, bool Stream = false>
 __device__ __forceinline__ void load_one(const T* at, wide_t<T> (&v)[load_width<T, Vec>]) {
   if constexpr (Vec) {
-    const auto* at16 = reinterpret_cast<const int4*>(at);  // int4: the 16-byte type __ldg and __ldcs take
+    // int4: the 16-byte type __ldg and __ldcs take
+    const auto* at16 = reinterpret_cast<const int4*>(at);
     const int4 raw = Stream ? __ldcs(at16) : __ldg(at16);
     T e[load_width<T, Vec>];
     std::memcpy(e, &raw, sizeof(raw));  // the same bits as K elements; no instructions

@@ -1,6 +1,6 @@
 #pragma once
-// Lesson 06's idea, for the lessons after it (07, 08): the block's tree over partial[0..Block), every
-// level decided at compile time.
+// Lesson 06's idea, for the lessons after it (07, 08): the block's tree over partial[0..Block),
+// every level decided at compile time.
 #include "common/device/traced.h"
 #include "common/device/warp_tail_in_shared.cuh"
 
@@ -15,12 +15,13 @@ __device__ __forceinline__ void shared_level(Shared<Trace> partial, unsigned tid
   }
 }
 
-// The block-wide levels, down to 64 values in partial[0..64). Every thread of the block must call it
-// (it has barriers). Block is a constant, so a 256-thread kernel contains exactly the levels 128 and
-// 64, with no loop counter and no compare.
+// The block-wide levels, down to 64 values in partial[0..64). Every thread of the block must call
+// it (it has barriers). Block is a constant, so a 256-thread kernel contains exactly the levels 128
+// and 64, with no loop counter and no compare.
 template <unsigned Block, class Trace = NoTrace>
 __device__ __forceinline__ void shared_levels_down_to_64(Shared<Trace> partial, unsigned tid) {
-  static_assert(Block >= 32 && Block <= 1024 && (Block & (Block - 1)) == 0, "a power of two from 32 to 1024");
+  static_assert(Block >= 32 && Block <= 1024 && (Block & (Block - 1)) == 0,
+                "a power of two from 32 to 1024");
   shared_level<Block, 512, Trace>(partial, tid);
   shared_level<Block, 256, Trace>(partial, tid);
   shared_level<Block, 128, Trace>(partial, tid);

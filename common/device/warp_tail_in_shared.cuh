@@ -9,14 +9,18 @@ RL_NAMESPACE_BEGIN
 // Lanes are not in lock-step since Volta: each level reads into a register, waits until every lane
 // has read, writes, and waits until every lane has written (lessons/05_unroll_last_warp/README.md).
 template <class Trace = NoTrace>
-__device__ __forceinline__ void warp_tail_in_shared(Shared<Trace> partial, unsigned tid, unsigned block) {
+__device__ __forceinline__ void warp_tail_in_shared(Shared<Trace> partial, unsigned tid,
+                                                    unsigned block) {
   Float<Trace> sum = partial[tid];
 #pragma unroll
   for (unsigned stride = 32; stride > 0; stride /= 2) {
-    if (tid + stride < block) sum += partial[tid + stride];  // never past the block's slots (block 32!)
-    __syncwarp();                                             // all reads of this level before any write
+    // never past the block's slots (block 32!)
+    if (tid + stride < block) sum += partial[tid + stride];
+    // all reads of this level before any write
+    __syncwarp();
     partial[tid] = sum;
-    __syncwarp();                                             // all writes before the next level reads
+    // all writes before the next level reads
+    __syncwarp();
   }
 }
 

@@ -42,7 +42,8 @@ Parsed parse_whole(std::string_view s, std::uint64_t max, std::uint64_t& value) 
     if (const Parsed p = digits(s.substr(sign + 1), offset); p != Parsed::ok) return p;
   if (exponent > 63) return Parsed::too_large;
   const std::uint64_t base = std::uint64_t{1} << exponent;
-  if (sign == std::string_view::npos) value = base;
+  if (sign == std::string_view::npos)
+    value = base;
   else if (s[sign] == '-') {
     if (offset > base) return Parsed::negative;
     value = base - offset;
@@ -55,7 +56,8 @@ Parsed parse_whole(std::string_view s, std::uint64_t max, std::uint64_t& value) 
 
 // A limit as a student would type it: 2^62, or the number itself.
 std::string show_limit(std::uint64_t max) {
-  if (max >= (std::uint64_t{1} << 20) && std::has_single_bit(max)) return "2^" + std::to_string(std::countr_zero(max));
+  if (max >= (std::uint64_t{1} << 20) && std::has_single_bit(max))
+    return "2^" + std::to_string(std::countr_zero(max));
   return std::to_string(max);
 }
 
@@ -79,13 +81,18 @@ std::uint64_t parse_count(std::string_view text, std::string_view option, std::u
   std::uint64_t v = 0;
   const std::string name(option);
   switch (parse_whole(text, max, v)) {
-    case Parsed::ok: return v;
-    case Parsed::empty: throw UsageError(name + " needs a value (it was given an empty one)");
-    case Parsed::negative: throw UsageError(name + " must be at least 0 (got " + std::string(text) + ")");
+    case Parsed::ok:
+      return v;
+    case Parsed::empty:
+      throw UsageError(name + " needs a value (it was given an empty one)");
+    case Parsed::negative:
+      throw UsageError(name + " must be at least 0 (got " + std::string(text) + ")");
     case Parsed::malformed:
-      throw UsageError(name + " must be a whole number such as 1000, 2^20 or 2^20+7 (got " + in_quotes(text) + ")");
+      throw UsageError(name + " must be a whole number such as 1000, 2^20 or 2^20+7 (got " +
+                       in_quotes(text) + ")");
     case Parsed::too_large:
-      throw UsageError(name + " " + std::string(text) + " is too large (at most " + show_limit(max) + ")");
+      throw UsageError(name + " " + std::string(text) + " is too large (at most " +
+                       show_limit(max) + ")");
   }
   return v;
 }
@@ -98,23 +105,29 @@ double parse_seconds(std::string_view text, std::string_view option, double max,
   if (ec == std::errc::result_out_of_range && !s.starts_with('-'))
     throw UsageError(name + " " + s + " is too large (at most " + seconds_text(max) + " seconds)");
   if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v))
-    throw UsageError(name + " must be a number of seconds such as 20 or 0.5 (got " + in_quotes(s) + ")");
+    throw UsageError(name + " must be a number of seconds such as 20 or 0.5 (got " + in_quotes(s) +
+                     ")");
   if (v < 0 || (v == 0 && !zero_ok))
-    throw UsageError(name + " must be more than 0" + (zero_ok ? std::string(" or 0") : "") + " (got " + s + ")");
-  if (v > max) throw UsageError(name + " " + s + " is too large (at most " + seconds_text(max) + " seconds)");
+    throw UsageError(name + " must be more than 0" + (zero_ok ? std::string(" or 0") : "") +
+                     " (got " + s + ")");
+  if (v > max)
+    throw UsageError(name + " " + s + " is too large (at most " + seconds_text(max) + " seconds)");
   return v;
 }
 
 void validate(const RunOptions& o) {
   if (o.block < 32 || o.block > 1024 || !std::has_single_bit(o.block))
-    throw UsageError("--block must be a power of two from 32 to 1024 (got " + std::to_string(o.block) + ")");
+    throw UsageError("--block must be a power of two from 32 to 1024 (got " +
+                     std::to_string(o.block) + ")");
   if (o.reps < 1) throw UsageError("--reps must be at least 1");
 }
 
 void check_output_path(const std::string& path, std::string_view option) {
   namespace fs = std::filesystem;
   const std::string name(option);
-  const auto fail = [&](const std::string& why) { return UsageError(name + ": cannot write " + in_quotes(path) + ": " + why); };
+  const auto fail = [&](const std::string& why) {
+    return UsageError(name + ": cannot write " + in_quotes(path) + ": " + why);
+  };
   if (path.empty()) throw UsageError(name + " needs a value (it was given an empty one)");
   std::error_code ec;
   const fs::path p(path);
@@ -124,10 +137,12 @@ void check_output_path(const std::string& path, std::string_view option) {
     return;
   }
   const fs::path folder = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  if (!fs::exists(folder, ec)) throw fail("the folder " + in_quotes(folder.string()) + " does not exist");
+  if (!fs::exists(folder, ec))
+    throw fail("the folder " + in_quotes(folder.string()) + " does not exist");
   if (!fs::is_directory(folder, ec)) throw fail(in_quotes(folder.string()) + " is not a folder");
   if (::access(folder.c_str(), W_OK | X_OK) != 0)
-    throw fail("the folder " + in_quotes(folder.string()) + " cannot be written to (" + std::strerror(errno) + ")");
+    throw fail("the folder " + in_quotes(folder.string()) + " cannot be written to (" +
+               std::strerror(errno) + ")");
 }
 
 RunOptionParser::RunOptionParser(CLI::App& app, RunOptionSet set) : set_(std::move(set)) {
@@ -137,20 +152,23 @@ RunOptionParser::RunOptionParser(CLI::App& app, RunOptionSet set) : set_(std::mo
   if (w & opt_n) app.add_option("--n", n_, set_.n_help)->type_name("SIZE");
   if (w & opt_block)
     block_opt_ = app.add_option("--block", block_,
-                                "threads per block: a power of two from 32 to 1024 (default 256, or the lesson's own "
+                                "threads per block: a power of two from 32 to 1024 (default 256, "
+                                "or the lesson's own "
                                 "where it is tuned for another)")
                      ->type_name("UINT");
   if (w & opt_reps)
-    app.add_option("--reps", reps_,
-                   "timed samples; the median is reported (default " + std::to_string(set_.gpu_reps) +
-                       (sim ? " on a GPU, " + std::to_string(sim_default_reps) + " simulated)" : ")"))
+    app.add_option(
+           "--reps", reps_,
+           "timed samples; the median is reported (default " + std::to_string(set_.gpu_reps) +
+               (sim ? " on a GPU, " + std::to_string(sim_default_reps) + " simulated)" : ")"))
         ->type_name("UINT");
   if (w & opt_seed)
     app.add_option("--seed", seed_, "seed of the random input, printed so any run can be replayed")
         ->type_name("UINT")
         ->capture_default_str();
   if (w & opt_dist)
-    app.add_option("--dist", dist_, "input distribution: uniform (-1,1), positive [0.5,1.5), integers 1..8, "
+    app.add_option("--dist", dist_,
+                   "input distribution: uniform (-1,1), positive [0.5,1.5), integers 1..8, "
                    "spikes (a 1 every 256th element and at the last, else 0: exact at any N)")
         ->capture_default_str();
   if (w & opt_json) {
@@ -158,33 +176,45 @@ RunOptionParser::RunOptionParser(CLI::App& app, RunOptionSet set) : set_(std::mo
     if (set_.json_required) json->required();
   }
   if (w & opt_trace)
-    app.add_option("--trace", base_.trace_path,
-                   "record the kernel's reduction tree into this trace file (default --n 64 --block 32)")
+    app.add_option(
+           "--trace", base_.trace_path,
+           "record the kernel's reduction tree into this trace file (default --n 64 --block 32)")
         ->type_name("FILE");
-  if (w & opt_check_only) app.add_flag("--check-only", base_.check_only, "verify against the CPU reference without timing");
+  if (w & opt_check_only)
+    app.add_flag("--check-only", base_.check_only,
+                 "verify against the CPU reference without timing");
   if (w & opt_backend)
-    app.add_option("--backend", backend_, "gpu or sim (default: gpu when a GPU is visible, else sim)")
+    app.add_option("--backend", backend_,
+                   "gpu or sim (default: gpu when a GPU is visible, else sim)")
         ->type_name("gpu|sim");
   if (sim) {
-    app.add_option("--sim-schedule", schedule_, "simulator lane order: lane-order, reverse-lanes or shuffled")
+    app.add_option("--sim-schedule", schedule_,
+                   "simulator lane order: lane-order, reverse-lanes or shuffled")
         ->capture_default_str();
-    app.add_option("--sim-threads", sim_threads_, "host threads running simulated blocks (default 0: all cores)")
+    app.add_option("--sim-threads", sim_threads_,
+                   "host threads running simulated blocks (default 0: all cores)")
         ->type_name("UINT");
     app.add_option("--sim-progress", sim_progress_,
-                   "simulator: a progress line on stderr after this many seconds without one (default 5; 0: none)")
+                   "simulator: a progress line on stderr after this many seconds without one "
+                   "(default 5; 0: none)")
         ->type_name("SECONDS");
     app.add_flag("--sim-no-limit", base_.sim_no_limit,
-                 "simulator: run even where its estimate is over 10 minutes (such a run is otherwise refused, "
+                 "simulator: run even where its estimate is over 10 minutes (such a run is "
+                 "otherwise refused, "
                  "with the estimate)");
   }
   if (w & opt_racecheck)
-    racecheck_opt_ = app.add_flag("--sim-racecheck,!--no-sim-racecheck", racecheck_,
-                                  "simulator: report the first shared-memory race, with both threads and lines "
-                                  "(default: on with --grade, else off)");
+    racecheck_opt_ =
+        app.add_flag("--sim-racecheck,!--no-sim-racecheck", racecheck_,
+                     "simulator: report the first shared-memory race, with both threads and lines "
+                     "(default: on with --grade, else off)");
   if (w & opt_grade) {
-    app.add_flag("--grade", base_.grade, "grade this build's kernel on every graded case; stop at the first failure");
-    app.add_option("--hint", hint_, "print graded hint 1, 2 or 3 of the lesson's exercise")->type_name("1|2|3");
-    app.add_option("--case-timeout", case_timeout_, "--grade: seconds without progress that count as a hang (default 20)")
+    app.add_flag("--grade", base_.grade,
+                 "grade this build's kernel on every graded case; stop at the first failure");
+    app.add_option("--hint", hint_, "print graded hint 1, 2 or 3 of the lesson's exercise")
+        ->type_name("1|2|3");
+    app.add_option("--case-timeout", case_timeout_,
+                   "--grade: seconds without progress that count as a hang (default 20)")
         ->type_name("SECONDS");
   }
 }
@@ -211,24 +241,30 @@ RunOptions RunOptionParser::resolve() const {
   }
   o.seed = parse_count(seed_, "--seed", ~std::uint64_t{0});
   const auto dist = parse_distribution(dist_);
-  if (!dist) throw UsageError("--dist must be uniform, positive, integers or spikes (got '" + dist_ + "')");
+  if (!dist)
+    throw UsageError("--dist must be uniform, positive, integers or spikes (got '" + dist_ + "')");
   o.distribution = *dist;
   o.backend = parse_backend(backend_);
-  static const std::map<std::string, SimSchedule> schedules{{"lane-order", SimSchedule::lane_order},
-                                                            {"reverse-lanes", SimSchedule::reverse_lanes},
-                                                            {"shuffled", SimSchedule::shuffled}};
+  static const std::map<std::string, SimSchedule> schedules{
+      {"lane-order", SimSchedule::lane_order},
+      {"reverse-lanes", SimSchedule::reverse_lanes},
+      {"shuffled", SimSchedule::shuffled}};
   const auto s = schedules.find(schedule_);
   if (s == schedules.end())
-    throw UsageError("--sim-schedule must be lane-order, reverse-lanes or shuffled (got '" + schedule_ + "')");
+    throw UsageError("--sim-schedule must be lane-order, reverse-lanes or shuffled (got '" +
+                     schedule_ + "')");
   o.schedule = s->second;
-  if (!sim_threads_.empty()) o.sim_threads = static_cast<unsigned>(parse_count(sim_threads_, "--sim-threads", 4096));
-  if (!sim_progress_.empty()) o.sim_progress_s = parse_seconds(sim_progress_, "--sim-progress", 3600, true);
+  if (!sim_threads_.empty())
+    o.sim_threads = static_cast<unsigned>(parse_count(sim_threads_, "--sim-threads", 4096));
+  if (!sim_progress_.empty())
+    o.sim_progress_s = parse_seconds(sim_progress_, "--sim-progress", 3600, true);
   if (racecheck_opt_ && racecheck_opt_->count() > 0) o.sim_racecheck = racecheck_;
   if (!hint_.empty()) {
     o.hint = static_cast<unsigned>(parse_count(hint_, "--hint", 3));
     if (o.hint == 0) throw UsageError("--hint counts from 1 (got 0)");
   }
-  if (!case_timeout_.empty()) o.case_timeout_s = parse_seconds(case_timeout_, "--case-timeout", 3600);
+  if (!case_timeout_.empty())
+    o.case_timeout_s = parse_seconds(case_timeout_, "--case-timeout", 3600);
   check_grade_values(o, !hint_.empty());
   validate(o);
   if (!o.json_path.empty()) check_output_path(o.json_path, "--json");
@@ -280,8 +316,8 @@ bool parse_command_line(CLI::App& app, int argc, const char* const* argv) {
   return true;
 }
 
-std::optional<RunOptions> parse_run_options(int argc, const char* const* argv, const std::string& program,
-                                            const std::string& about) {
+std::optional<RunOptions> parse_run_options(int argc, const char* const* argv,
+                                            const std::string& program, const std::string& about) {
   CLI::App app(about, program);
   RunOptionParser options(app);
   if (!parse_command_line(app, argc, argv)) return std::nullopt;

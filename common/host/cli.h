@@ -1,8 +1,8 @@
 #pragma once
-// The command line the lesson executables, the runner's subcommands and lessons 13-17 share (CLI11).
-// Each program takes the shared options that mean something for it (RunOptionSet), so its --help
-// lists only options that work. Bad values never reach a kernel: they become a UsageError, which
-// main() prints as one line and answers with exit code 2.
+// The command line the lesson executables, the runner's subcommands and lessons 13-17 share
+// (CLI11). Each program takes the shared options that mean something for it (RunOptionSet), so its
+// --help lists only options that work. Bad values never reach a kernel: they become a UsageError,
+// which main() prints as one line and answers with exit code 2.
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -36,27 +36,31 @@ inline constexpr unsigned sim_default_reps = 3;
 
 struct RunOptions {
   std::uint64_t n = 0;
-  bool n_given = false;        // otherwise the backend's default size applies
+  bool n_given = false;  // otherwise the backend's default size applies
   unsigned block = 256;
-  bool block_given = false;    // otherwise a lesson tuned for another block size uses its own
-  unsigned reps = 20;          // timed samples on a GPU; the median is reported
-  bool reps_given = false;     // otherwise the simulator takes sim_default_reps (samples() below)
+  bool block_given = false;  // otherwise a lesson tuned for another block size uses its own
+  unsigned reps = 20;        // timed samples on a GPU; the median is reported
+  bool reps_given = false;   // otherwise the simulator takes sim_default_reps (samples() below)
   std::uint64_t seed = 20240601;
   Distribution distribution = Distribution::uniform;
-  std::string json_path;       // write the results record here
-  std::string trace_path;      // write a trace of the lesson's kernel (small n and block by default)
-  bool check_only = false;     // verify, don't time
+  std::string json_path;  // write the results record here
+  // write a trace of the lesson's kernel (small n and block by default)
+  std::string trace_path;
+  bool check_only = false;         // verify, don't time
   std::optional<Backend> backend;  // default: gpu when one is visible, else sim
   SimSchedule schedule = SimSchedule::lane_order;
-  unsigned sim_threads = 0;    // host threads for simulated blocks; 0 = all cores
-  // The simulator's race detector (common/sim/README.md): --sim-racecheck / --no-sim-racecheck; when
-  // neither is given it is on for --grade and off otherwise (racecheck_on below).
+  unsigned sim_threads = 0;  // host threads for simulated blocks; 0 = all cores
+  // The simulator's race detector (common/sim/README.md): --sim-racecheck / --no-sim-racecheck;
+  // when neither is given it is on for --grade and off otherwise (racecheck_on below).
   std::optional<bool> sim_racecheck;
-  double sim_progress_s = 5;   // a progress line on stderr after this long in simulated launches; 0: none
-  bool sim_no_limit = false;   // run even where the simulator's estimate is over sim_time_limit_s
-  bool grade = false;          // run the graded cases and print a verdict (common/host/grade_main.h)
-  unsigned hint = 0;           // print this graded hint of the lesson's exercise and stop
-  double case_timeout_s = 20;  // --grade: seconds without progress after which the kernel counts as hung
+  // a progress line on stderr after this long in simulated launches; 0: none
+  double sim_progress_s = 5;
+  bool sim_no_limit = false;  // run even where the simulator's estimate is over sim_time_limit_s
+  // run the graded cases and print a verdict (common/host/grade_main.h)
+  bool grade = false;
+  unsigned hint = 0;  // print this graded hint of the lesson's exercise and stop
+  // --grade: seconds without progress after which the kernel counts as hung
+  double case_timeout_s = 20;
 };
 
 // Whether simulated launches check races: as asked, else only when grading.
@@ -68,8 +72,8 @@ inline unsigned samples(const RunOptions& o, Backend b) {
   return o.reps_given || b == Backend::gpu ? o.reps : sim_default_reps;
 }
 
-// "2^24", "2^24+3", "1000": sizes are often powers of two and their neighbours. nullopt for anything
-// else, and above 2^62.
+// "2^24", "2^24+3", "1000": sizes are often powers of two and their neighbours. nullopt for
+// anything else, and above 2^62.
 std::optional<std::uint64_t> parse_size(std::string_view text);
 
 // The largest size a command line takes: 2^62 (4.6e18) elements.
@@ -77,10 +81,12 @@ inline constexpr std::uint64_t max_size = std::uint64_t{1} << 62;
 
 // A whole number given to `option` ("--n"), in parse_size's forms: an empty, negative, malformed or
 // too large (over `max`) one is a UsageError of one line that names the option and says which.
-std::uint64_t parse_count(std::string_view text, std::string_view option, std::uint64_t max = max_size);
+std::uint64_t parse_count(std::string_view text, std::string_view option,
+                          std::uint64_t max = max_size);
 
 // A number of seconds given to `option`: more than 0 (0 too where zero_ok) and at most `max`.
-double parse_seconds(std::string_view text, std::string_view option, double max, bool zero_ok = false);
+double parse_seconds(std::string_view text, std::string_view option, double max,
+                     bool zero_ok = false);
 
 // Checks the values CLI11 cannot: block a power of two in [32, 1024], reps >= 1.
 void validate(const RunOptions& o);
@@ -88,7 +94,8 @@ void validate(const RunOptions& o);
 // --backend's value: "gpu" or "sim"; empty keeps the default (the GPU when one is visible).
 std::optional<Backend> parse_backend(const std::string& text);
 
-// --hint and --case-timeout's ranges; hint_given: --hint was on the command line (--hint 0 is an error).
+// --hint and --case-timeout's ranges; hint_given: --hint was on the command line (--hint 0 is an
+// error).
 void check_grade_values(const RunOptions& o, bool hint_given);
 
 // Checks, before any work starts, that a file can be written at `path` (the value of `option`): its
@@ -111,18 +118,21 @@ enum RunOption : unsigned {
   opt_racecheck = 1u << 10,  // --sim-racecheck, --no-sim-racecheck
   opt_grade = 1u << 11,      // --grade, --hint, --case-timeout
 };
-inline constexpr unsigned lesson_options = opt_n | opt_block | opt_reps | opt_seed | opt_dist | opt_json | opt_trace |
-                                           opt_check_only | opt_backend | opt_sim | opt_racecheck | opt_grade;
+inline constexpr unsigned lesson_options = opt_n | opt_block | opt_reps | opt_seed | opt_dist |
+                                           opt_json | opt_trace | opt_check_only | opt_backend |
+                                           opt_sim | opt_racecheck | opt_grade;
 
 struct RunOptionSet {
   unsigned which = lesson_options;
   unsigned gpu_reps = 20;  // --reps where not given, on a GPU
-  std::string n_help = "number of float32 elements: 1000, 2^24 or 2^24+3 (default: 2^24 on a GPU, 2^18 simulated)";
+  std::string n_help =
+      "number of float32 elements: 1000, 2^24 or 2^24+3 (default: 2^24 on a GPU, 2^18 simulated)";
   std::string json_help = "write the results record (JSON) to this file";
   bool json_required = false;
 };
 
-// Adds the options of `set` to a CLI11 app (or subcommand) and turns what was given into RunOptions.
+// Adds the options of `set` to a CLI11 app (or subcommand) and turns what was given into
+// RunOptions.
 class RunOptionParser {
  public:
   explicit RunOptionParser(CLI::App& app, RunOptionSet set = {});
@@ -134,7 +144,8 @@ class RunOptionParser {
   CLI::Option* block_opt_ = nullptr;
   CLI::Option* racecheck_opt_ = nullptr;
   bool racecheck_ = false;
-  std::string n_, block_ = "256", reps_, seed_ = "20240601", backend_, dist_ = "uniform", schedule_ = "lane-order";
+  std::string n_, block_ = "256", reps_, seed_ = "20240601", backend_, dist_ = "uniform",
+                  schedule_ = "lane-order";
   std::string sim_threads_, sim_progress_, hint_, case_timeout_;
 };
 
@@ -143,7 +154,7 @@ class RunOptionParser {
 bool parse_command_line(CLI::App& app, int argc, const char* const* argv);
 
 // The lessons' whole command line: parse, validate, or std::nullopt after printing --help.
-std::optional<RunOptions> parse_run_options(int argc, const char* const* argv, const std::string& program,
-                                            const std::string& about);
+std::optional<RunOptions> parse_run_options(int argc, const char* const* argv,
+                                            const std::string& program, const std::string& about);
 
 }  // namespace rl

@@ -12,7 +12,8 @@ namespace {
 template <int... Lesson>
 Plans all_of(std::integer_sequence<int, Lesson...>) {
   Plans all;
-  for (const Plans& some : {gpu_and_sim_plans<Lesson + 1>()...}) all.insert(all.end(), some.begin(), some.end());
+  for (const Plans& some : {gpu_and_sim_plans<Lesson + 1>()...})
+    all.insert(all.end(), some.begin(), some.end());
   std::stable_sort(all.begin(), all.end(), [](const Plan& a, const Plan& b) {
     return std::tuple(a.lesson, a.variant, a.backend) < std::tuple(b.lesson, b.variant, b.backend);
   });

@@ -7,7 +7,8 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json_fwd.hpp>  // describe() returns one; its callers and definitions include json.hpp
+// describe() returns one; its callers and definitions include json.hpp
+#include <nlohmann/json_fwd.hpp>
 
 #include "common/host/plan.h"
 #include "common/host/stats.h"
@@ -23,15 +24,15 @@ struct OutOfDeviceMemory : std::runtime_error {
 inline constexpr unsigned stream_read_blocks[] = {256, 1024};
 
 struct Sampling {
-  unsigned samples = 20;          // timed samples; the median is reported
-  double min_sample_ms = 0.2;     // a sample repeats the work back to back until it lasts this long
+  unsigned samples = 20;       // timed samples; the median is reported
+  double min_sample_ms = 0.2;  // a sample repeats the work back to back until it lasts this long
   unsigned warmup = 3;
 };
 
 struct Timing {
-  Summary ms;                       // per call, over the samples
+  Summary ms;  // per call, over the samples
   unsigned calls_per_sample = 1;
-  bool simulated = false;           // wall-clock time of the CPU simulator: says nothing of a GPU
+  bool simulated = false;  // wall-clock time of the CPU simulator: says nothing of a GPU
 };
 
 class Device {
@@ -67,18 +68,20 @@ class Device {
     Timing read;
     unsigned read_block = 0;  // the block size of the faster read
   };
-  virtual std::optional<Ceiling> ceiling(const float* const* copies, std::size_t n_copies, std::uint64_t n,
-                                         const Sampling& sampling) = 0;
-  // CUB's DeviceReduce::Sum on the same data, the reference every rung is compared with. Empty on the simulator.
-  virtual std::optional<Timing> cub_sum(const float* const* copies, std::size_t n_copies, std::uint64_t n,
-                                        const Sampling& plan, float* result) = 0;
+  virtual std::optional<Ceiling> ceiling(const float* const* copies, std::size_t n_copies,
+                                         std::uint64_t n, const Sampling& sampling) = 0;
+  // CUB's DeviceReduce::Sum on the same data, the reference every rung is compared with. Empty on
+  // the simulator.
+  virtual std::optional<Timing> cub_sum(const float* const* copies, std::size_t n_copies,
+                                        std::uint64_t n, const Sampling& plan, float* result) = 0;
 };
 
 // RAII ownership of one device allocation.
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
-  DeviceBuffer(Device& d, std::size_t bytes) : device_(&d), ptr_(bytes ? d.allocate(bytes) : nullptr), bytes_(bytes) {}
+  DeviceBuffer(Device& d, std::size_t bytes)
+      : device_(&d), ptr_(bytes ? d.allocate(bytes) : nullptr), bytes_(bytes) {}
   DeviceBuffer(DeviceBuffer&& o) noexcept { swap(o); }
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     DeviceBuffer(std::move(o)).swap(*this);

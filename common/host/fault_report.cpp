@@ -19,8 +19,9 @@ bool installed = false;
 std::atomic_flag reporting = ATOMIC_FLAG_INIT;
 
 // Ends the process with `line`, once: what the program printed before (buffered while stdout is a
-// file or a pipe) first, then prefix + line. Called from the signal handler: only write, and stdout's
-// own lock taken without waiting (a thread stopped while holding it must not hang the report).
+// file or a pipe) first, then prefix + line. Called from the signal handler: only write, and
+// stdout's own lock taken without waiting (a thread stopped while holding it must not hang the
+// report).
 void report(const char* line) {
   if (reporting.test_and_set()) {
     for (;;) ::pause();  // another thread is reporting, and will end the process
@@ -39,9 +40,11 @@ void report(const char* line) {
 // allocates nothing. In a simulated kernel the simulator picks the fault to report (the lowest
 // block's) and calls report() from the last of the launch's host threads; elsewhere it reports now.
 void on_fault(int signal, siginfo_t* info, void*) {
-  if (sim::stop_on_kernel_fault(info->si_addr, report)) return;  // not reached: report() ends the process
+  // not reached: report() ends the process
+  if (sim::stop_on_kernel_fault(info->si_addr, report)) return;
   char line[128];
-  std::snprintf(line, sizeof line, "the program faulted (signal %d) outside a simulated kernel", signal);
+  std::snprintf(line, sizeof line, "the program faulted (signal %d) outside a simulated kernel",
+                signal);
   report(line);
 }
 

@@ -27,16 +27,22 @@ Said read_lines(const std::vector<std::string>& lines) {
   Said s;
   for (const std::string& l : lines) {
     const auto space = l.find(' ');
-    const std::string word = l.substr(0, space), rest = space == std::string::npos ? "" : l.substr(space + 1);
-    if (word == "backend") s.backend = rest;
-    else if (word == "case") s.last_case = rest;
-    else if (word == "bug") s.bug = rest;
-    else s.verdict = word, s.detail = rest;  // pass, fail, skip, fault or error: the last word wins
+    const std::string word = l.substr(0, space),
+                      rest = space == std::string::npos ? "" : l.substr(space + 1);
+    if (word == "backend")
+      s.backend = rest;
+    else if (word == "case")
+      s.last_case = rest;
+    else if (word == "bug")
+      s.bug = rest;
+    else
+      s.verdict = word, s.detail = rest;  // pass, fail, skip, fault or error: the last word wins
   }
   return s;
 }
 
-// The hint of lesson `number` that matches the bug (hints.h's matching_hint); 1 when there is no file.
+// The hint of lesson `number` that matches the bug (hints.h's matching_hint); 1 when there is no
+// file.
 unsigned hint_for(int number, BugClass bug) {
   std::ifstream in(hints_path(number));
   if (!in) return 1;
@@ -53,12 +59,12 @@ void report_failure(const Reporter& reporter, BugClass bug, const std::string& f
 
 }  // namespace
 
-int grade_lesson(std::ostream& out, const std::string& program_path, int number, const std::vector<Plan>& mine,
-                 const RunOptions& options) {
+int grade_lesson(std::ostream& out, const std::string& program_path, int number,
+                 const std::vector<Plan>& mine, const RunOptions& options) {
   const Plan& own = mine.front();
   return grade_in_child(
-      out, program_path, number, std::string(own.slug), std::string(own.source), options.case_timeout_s,
-      [&](const Reporter& reporter) {
+      out, program_path, number, std::string(own.slug), std::string(own.source),
+      options.case_timeout_s, [&](const Reporter& reporter) {
         std::ostringstream banner;
         auto device = open_device(options, banner);
         reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
@@ -69,7 +75,8 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
                        std::string(to_string(device->backend())) + " version to grade");
           return exit_skipped;
         }
-        const Grade g = grade_plans(*device, mine, options, [&](const std::string& c) { reporter.say("case " + c); });
+        const Grade g = grade_plans(*device, mine, options,
+                                    [&](const std::string& c) { reporter.say("case " + c); });
         if (g.passed)
           reporter.say("pass " + std::to_string(g.cases_run) + " cases");
         else
@@ -78,15 +85,17 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
       });
 }
 
-int grade_in_child(std::ostream& out, const std::string& program_path, int number, const std::string& slug,
-                   const std::string& source, double case_timeout_s, const std::function<int(const Reporter&)>& work) {
+int grade_in_child(std::ostream& out, const std::string& program_path, int number,
+                   const std::string& slug, const std::string& source, double case_timeout_s,
+                   const std::function<int(const Reporter&)>& work) {
   out << "grading lesson " << (number < 10 ? "0" : "") << number << " " << slug << " ("
       << (source.empty() ? std::string("its kernel header") : source) << "), " << case_timeout_s
       << " s without progress counts as a hang\n";
 
   const WatchedRun run = run_watched(
       [&](const Reporter& reporter) {
-        report_kernel_faults(reporter.fd(), "fault ", 4);  // a fault's report goes to the parent, as a line
+        // a fault's report goes to the parent, as a line
+        report_kernel_faults(reporter.fd(), "fault ", 4);
         return work(reporter);
       },
       case_timeout_s);
@@ -98,9 +107,10 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
   int code = exit_failed;
   if (run.end == WatchedRun::End::silent) {
     bug = BugClass::hang;
-    failure = (s.last_case.empty() ? std::string("before the first case") : s.last_case) + ": no progress for " +
-              general(case_timeout_s, 3) +
-              " s, so the grader stopped it: the kernel hangs (a loop whose condition never changes, or threads "
+    failure = (s.last_case.empty() ? std::string("before the first case") : s.last_case) +
+              ": no progress for " + general(case_timeout_s, 3) +
+              " s, so the grader stopped it: the kernel hangs (a loop whose condition never "
+              "changes, or threads "
               "waiting for others that never come)";
   } else if (s.verdict == "pass" && run.code == exit_ok) {
     result = "PASSED", code = exit_ok;
@@ -115,18 +125,21 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
     failure = s.last_case + ": " + s.detail;
     bug = classify_kernel_error(s.detail);
   } else {
-    failure = (s.last_case.empty() ? std::string("before the first case") : s.last_case) + ": the program " +
-              (run.end == WatchedRun::End::signalled ? "was killed by signal " + std::to_string(run.code) + " (" +
-                                                           strsignal(run.code) + ")"
-                                                     : "exited with code " + std::to_string(run.code)) +
-              " without a verdict";
+    failure =
+        (s.last_case.empty() ? std::string("before the first case") : s.last_case) +
+        ": the program " +
+        (run.end == WatchedRun::End::signalled
+             ? "was killed by signal " + std::to_string(run.code) + " (" + strsignal(run.code) + ")"
+             : "exited with code " + std::to_string(run.code)) +
+        " without a verdict";
   }
   out << "result: " << result << '\n';
   if (code == exit_failed) {
     const unsigned hint = hint_for(number, bug);
     out << "bug class: " << to_string(bug) << " (" << bug_meaning(bug) << ")\n";
     out << "first failure: " << failure << '\n';
-    out << "hint: " << program_path << " --hint " << hint << "   (the one for this class of bug; all of them, "
+    out << "hint: " << program_path << " --hint " << hint
+        << "   (the one for this class of bug; all of them, "
         << "from a nudge to nearly the answer: " << hints_path(number) << ")\n";
   }
   return code;
@@ -138,69 +151,77 @@ bool print_hint_if_asked(const RunOptions& o, int number) {
   return true;
 }
 
-int grade_runs(std::ostream& out, const std::string& program_path, int number, const std::string& slug,
-               const std::string& source, const RunOptions& options,
+int grade_runs(std::ostream& out, const std::string& program_path, int number,
+               const std::string& slug, const std::string& source, const RunOptions& options,
                const std::function<std::optional<std::vector<GradedRun>>(Device&)>& cases) {
-  return grade_in_child(out, program_path, number, slug, source, options.case_timeout_s, [&](const Reporter& reporter) {
-    std::ostringstream banner;
-    auto device = open_device(options, banner);
-    reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
-    const auto runs = cases(*device);
-    if (!runs) {
-      reporter.say("skip this build has no " + std::string(to_string(device->backend())) + " version to grade");
-      return exit_skipped;
-    }
-    std::size_t count = 0;
-    const auto attempt = [&](const GradedRun& r, std::vector<unsigned char>& bytes) -> std::optional<std::string> {
-      reporter.say("case " + r.what);
-      ++count;
-      try {
-        if (auto why = r.run(bytes)) return r.what + ": " + *why;
-      } catch (const std::exception& e) {  // the simulator's report: which barrier, block and thread
-        return r.what + ": " + e.what();
-      }
-      return std::nullopt;
-    };
-    std::vector<std::vector<unsigned char>> first(runs->size());
-    for (std::size_t i = 0; i < runs->size(); ++i)
-      if (auto why = attempt((*runs)[i], first[i])) {
-        report_failure(reporter, classify_failure_line(*why), *why);
-        return exit_failed;
-      }
-    if (device->backend() == Backend::sim) {
-      // Right in lane order may be right by luck: the same cases with the threads of each block resumed
-      // in other orders expose a race, and the bytes must not move (the lessons' results are
-      // deterministic: their partials meet in a fixed order, never in the order they arrive).
-      for (const SimSchedule s : {SimSchedule::reverse_lanes, SimSchedule::shuffled}) {
-        RunOptions o = options;
-        o.schedule = s;
-        apply_simulator_options(o);
-        const std::string order = s == SimSchedule::shuffled ? "shuffled" : "reverse";
-        for (std::size_t i = 0; i < runs->size(); ++i) {
-          if (!(*runs)[i].rerun) continue;
-          std::vector<unsigned char> again;
-          std::optional<std::string> why = attempt((*runs)[i], again);
-          if (why) {
-            why = "right in lane order, wrong when the threads run in " + order +
-                  " order: a race (a read that no barrier orders after the write it needs). " + *why;
-          } else if (again != first[i]) {
-            why = "right, but the bits change when the threads run in " + order + " order: the partials must meet in " +
-                  "a fixed order, not in the order they arrive. " + (*runs)[i].what;
+  return grade_in_child(
+      out, program_path, number, slug, source, options.case_timeout_s,
+      [&](const Reporter& reporter) {
+        std::ostringstream banner;
+        auto device = open_device(options, banner);
+        reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
+        const auto runs = cases(*device);
+        if (!runs) {
+          reporter.say("skip this build has no " + std::string(to_string(device->backend())) +
+                       " version to grade");
+          return exit_skipped;
+        }
+        std::size_t count = 0;
+        const auto attempt = [&](const GradedRun& r,
+                                 std::vector<unsigned char>& bytes) -> std::optional<std::string> {
+          reporter.say("case " + r.what);
+          ++count;
+          try {
+            if (auto why = r.run(bytes)) return r.what + ": " + *why;
+            // the simulator's report: which barrier, block and thread
+          } catch (const std::exception& e) {
+            return r.what + ": " + e.what();
           }
-          if (why) {
-            apply_simulator_options(options);
-            const BugClass bug = classify_failure_line(*why);
-            const bool wrong = bug == BugClass::lost_input || bug == BugClass::never_written;
-            report_failure(reporter, wrong ? BugClass::thread_order : bug, *why);
+          return std::nullopt;
+        };
+        std::vector<std::vector<unsigned char>> first(runs->size());
+        for (std::size_t i = 0; i < runs->size(); ++i)
+          if (auto why = attempt((*runs)[i], first[i])) {
+            report_failure(reporter, classify_failure_line(*why), *why);
             return exit_failed;
           }
+        if (device->backend() == Backend::sim) {
+          // Right in lane order may be right by luck: the same cases with the threads of each block
+          // resumed in other orders expose a race, and the bytes must not move (the lessons'
+          // results are deterministic: their partials meet in a fixed order, never in the order
+          // they arrive).
+          for (const SimSchedule s : {SimSchedule::reverse_lanes, SimSchedule::shuffled}) {
+            RunOptions o = options;
+            o.schedule = s;
+            apply_simulator_options(o);
+            const std::string order = s == SimSchedule::shuffled ? "shuffled" : "reverse";
+            for (std::size_t i = 0; i < runs->size(); ++i) {
+              if (!(*runs)[i].rerun) continue;
+              std::vector<unsigned char> again;
+              std::optional<std::string> why = attempt((*runs)[i], again);
+              if (why) {
+                why = "right in lane order, wrong when the threads run in " + order +
+                      " order: a race (a read that no barrier orders after the write it needs). " +
+                      *why;
+              } else if (again != first[i]) {
+                why = "right, but the bits change when the threads run in " + order +
+                      " order: the partials must meet in " +
+                      "a fixed order, not in the order they arrive. " + (*runs)[i].what;
+              }
+              if (why) {
+                apply_simulator_options(options);
+                const BugClass bug = classify_failure_line(*why);
+                const bool wrong = bug == BugClass::lost_input || bug == BugClass::never_written;
+                report_failure(reporter, wrong ? BugClass::thread_order : bug, *why);
+                return exit_failed;
+              }
+            }
+          }
+          apply_simulator_options(options);
         }
-      }
-      apply_simulator_options(options);
-    }
-    reporter.say("pass " + std::to_string(count) + " cases");
-    return exit_ok;
-  });
+        reporter.say("pass " + std::to_string(count) + " cases");
+        return exit_ok;
+      });
 }
 
 }  // namespace rl

@@ -2,8 +2,8 @@
 
 #include <bit>
 #include <cmath>
-#include <string_view>
 #include <exception>
+#include <string_view>
 
 #include "common/host/sim_bridge.h"
 #include "common/host/table.h"
@@ -20,23 +20,25 @@ std::vector<GradeCase> graded_cases(bool huge) {
   std::vector<GradeCase> cases;
   for (std::uint64_t n : graded_sizes(huge)) {
     for (std::uint64_t seed : grade_seeds) {
-      if (n > (1u << 16) && seed != grade_seeds[0]) continue;  // big sizes once: they cover every block anyway
+      // big sizes once: they cover every block anyway
+      if (n > (1u << 16) && seed != grade_seeds[0]) continue;
       cases.push_back({n, 256, seed, Distribution::uniform, false});
     }
-    // Exact data: integers 1..8 see a single lost element up to 2^20 (beyond, their sums pass 2^24);
-    // spikes see a lost run of 256 elements at any size, where the tolerance above cannot.
+    // Exact data: integers 1..8 see a single lost element up to 2^20 (beyond, their sums pass
+    // 2^24); spikes see a lost run of 256 elements at any size, where the tolerance above cannot.
     if (n <= (1u << 20)) cases.push_back({n, 256, grade_seeds[1], Distribution::integers, true});
     cases.push_back({n, 256, grade_seeds[0], Distribution::spikes, true});
   }
   for (unsigned block : {32u, 64u, 128u, 512u, 1024u})
-    for (std::uint64_t n : {std::uint64_t{block} + 1, std::uint64_t{1000}, std::uint64_t{block} * 67 - 3})
+    for (std::uint64_t n :
+         {std::uint64_t{block} + 1, std::uint64_t{1000}, std::uint64_t{block} * 67 - 3})
       cases.push_back({n, block, grade_seeds[2], Distribution::positive, false});
   return cases;
 }
 
 std::string describe(const GradeCase& c) {
-  return "n=" + std::to_string(c.n) + " block=" + std::to_string(c.block) + " seed=" + std::to_string(c.seed) + " " +
-         std::string(to_string(c.distribution));
+  return "n=" + std::to_string(c.n) + " block=" + std::to_string(c.block) +
+         " seed=" + std::to_string(c.seed) + " " + std::string(to_string(c.distribution));
 }
 
 CaseResult run_graded_case(Device& device, const Plan& r, const GradeCase& c) {
@@ -50,30 +52,48 @@ CaseResult run_graded_case(Device& device, const Plan& r, const GradeCase& c) {
 
 std::string_view to_string(BugClass b) {
   switch (b) {
-    case BugClass::race: return "race";
-    case BugClass::barrier: return "barrier not reached";
-    case BugClass::out_of_range: return "out of range";
-    case BugClass::never_written: return "never written";
-    case BugClass::hang: return "hang";
-    case BugClass::lost_input: return "lost input";
-    case BugClass::integer_only: return "wrong on integer data only";
-    case BugClass::thread_order: return "wrong only in some thread order";
-    case BugClass::crash: return "crash";
+    case BugClass::race:
+      return "race";
+    case BugClass::barrier:
+      return "barrier not reached";
+    case BugClass::out_of_range:
+      return "out of range";
+    case BugClass::never_written:
+      return "never written";
+    case BugClass::hang:
+      return "hang";
+    case BugClass::lost_input:
+      return "lost input";
+    case BugClass::integer_only:
+      return "wrong on integer data only";
+    case BugClass::thread_order:
+      return "wrong only in some thread order";
+    case BugClass::crash:
+      return "crash";
   }
   return "?";
 }
 
 std::string_view bug_tag(BugClass b) {
   switch (b) {
-    case BugClass::race: return "race";
-    case BugClass::barrier: return "barrier";
-    case BugClass::out_of_range: return "out-of-range";
-    case BugClass::never_written: return "never-written";
-    case BugClass::hang: return "hang";
-    case BugClass::lost_input: return "lost-input";
-    case BugClass::integer_only: return "integer-only";
-    case BugClass::thread_order: return "thread-order";
-    case BugClass::crash: return "crash";
+    case BugClass::race:
+      return "race";
+    case BugClass::barrier:
+      return "barrier";
+    case BugClass::out_of_range:
+      return "out-of-range";
+    case BugClass::never_written:
+      return "never-written";
+    case BugClass::hang:
+      return "hang";
+    case BugClass::lost_input:
+      return "lost-input";
+    case BugClass::integer_only:
+      return "integer-only";
+    case BugClass::thread_order:
+      return "thread-order";
+    case BugClass::crash:
+      return "crash";
   }
   return "?";
 }
@@ -87,21 +107,28 @@ std::optional<BugClass> parse_bug_tag(std::string_view tag) {
 std::string_view bug_meaning(BugClass b) {
   switch (b) {
     case BugClass::race:
-      return "two threads touch one location, at least one writing, with no barrier between them (both accesses "
+      return "two threads touch one location, at least one writing, with no barrier between them "
+             "(both accesses "
              "are named)";
     case BugClass::barrier:
-      return "a __syncthreads or warp collective that some threads never reach, or reach at another line";
-    case BugClass::out_of_range: return "an index outside the memory it is meant for";
-    case BugClass::never_written: return "the kernel never stored its result where the plan reads it";
-    case BugClass::hang: return "a loop that never ends, or threads waiting for others that never come";
+      return "a __syncthreads or warp collective that some threads never reach, or reach at "
+             "another line";
+    case BugClass::out_of_range:
+      return "an index outside the memory it is meant for";
+    case BugClass::never_written:
+      return "the kernel never stored its result where the plan reads it";
+    case BugClass::hang:
+      return "a loop that never ends, or threads waiting for others that never come";
     case BugClass::lost_input:
       return "the total is off by more than rounding allows: input was skipped or added twice";
     case BugClass::integer_only:
-      return "within rounding on random data, but not exact on whole numbers: a few elements skipped or added "
+      return "within rounding on random data, but not exact on whole numbers: a few elements "
+             "skipped or added "
              "twice";
     case BugClass::thread_order:
       return "right only because the threads ran in lane order: a race the detector could not see";
-    case BugClass::crash: return "the kernel or the program failed in another way (see the message)";
+    case BugClass::crash:
+      return "the kernel or the program failed in another way (see the message)";
   }
   return "?";
 }
@@ -109,10 +136,12 @@ std::string_view bug_meaning(BugClass b) {
 BugClass classify_kernel_error(std::string_view what) {
   const auto has = [&](std::string_view s) { return what.find(s) != std::string_view::npos; };
   if (has("racecheck:")) return BugClass::race;
-  if (has("out of range") || has("past the end of dynamic shared memory") || has("memory it does not own"))
+  if (has("out of range") || has("past the end of dynamic shared memory") ||
+      has("memory it does not own"))
     return BugClass::out_of_range;
-  if (has("is not reached by") || has("wait at different") || has("never completes") || has("deadlock") ||
-      has("named in the mask exited") || has("is not in the mask") || has("named in the mask do not exist"))
+  if (has("is not reached by") || has("wait at different") || has("never completes") ||
+      has("deadlock") || has("named in the mask exited") || has("is not in the mask") ||
+      has("named in the mask do not exist"))
     return BugClass::barrier;
   return BugClass::crash;
 }
@@ -120,22 +149,29 @@ BugClass classify_kernel_error(std::string_view what) {
 BugClass classify_failure_line(std::string_view line) {
   const BugClass b = classify_kernel_error(line);
   if (b != BugClass::crash || line.find("sim: ") != std::string_view::npos) return b;
-  return line.find("never written") != std::string_view::npos ? BugClass::never_written : BugClass::lost_input;
+  return line.find("never written") != std::string_view::npos ? BugClass::never_written
+                                                              : BugClass::lost_input;
 }
 
 std::vector<std::string_view> bug_keywords(BugClass b) {
   switch (b) {
     case BugClass::race:
-    case BugClass::thread_order: return {"__syncwarp", "__syncthreads", "barrier", "lock-step", "lockstep", "race"};
+    case BugClass::thread_order:
+      return {"__syncwarp", "__syncthreads", "barrier", "lock-step", "lockstep", "race"};
     case BugClass::barrier:
-      return {"outside the `if`", "outside any `if`", "every lane", "whole block", "__syncthreads", "__syncwarp",
-              "barrier"};
-    case BugClass::out_of_range: return {"never past", "past the", "out of range", "bound", "< n", "tid + stride <"};
-    case BugClass::never_written: return {"out[", "partials[", "store", "writes the", "write the"};
-    case BugClass::hang: return {"halv", "half", "down to", "loop", "stride"};
+      return {"outside the `if`", "outside any `if`", "every lane", "whole block",
+              "__syncthreads",    "__syncwarp",       "barrier"};
+    case BugClass::out_of_range:
+      return {"never past", "past the", "out of range", "bound", "< n", "tid + stride <"};
+    case BugClass::never_written:
+      return {"out[", "partials[", "store", "writes the", "write the"};
+    case BugClass::hang:
+      return {"halv", "half", "down to", "loop", "stride"};
     case BugClass::lost_input:
-    case BugClass::integer_only: return {"every element", "twice", "grid", "stride", "tail", "< n", "load"};
-    case BugClass::crash: return {};
+    case BugClass::integer_only:
+      return {"every element", "twice", "grid", "stride", "tail", "< n", "load"};
+    case BugClass::crash:
+      return {};
   }
   return {};
 }
@@ -161,20 +197,24 @@ std::optional<Failure> diagnose(const CaseResult& r, const GradeCase& c) {
   if ((c.exact || k.reference.exact) && k.got != k.reference.sum) {
     const std::string off = whole_difference(k.got, k.reference.sum);
     if (c.distribution == Distribution::spikes)
-      return Failure{BugClass::lost_input,
-                     "expected exactly " + general(k.reference.sum, 9) + " (spikes: a 1 every " +
-                         std::to_string(spike_spacing) + "th element, every partial sum exact), got " +
-                         general(k.got, 9) + (off.empty() ? "" : ", " + off) +
-                         ": every " + std::to_string(spike_spacing) +
-                         " consecutive elements hold one spike, and so does the last element, so a block's share was"
-                         " skipped or added twice"};
+      return Failure{BugClass::lost_input, "expected exactly " + general(k.reference.sum, 9) +
+                                               " (spikes: a 1 every " +
+                                               std::to_string(spike_spacing) +
+                                               "th element, every partial sum exact), got " +
+                                               general(k.got, 9) + (off.empty() ? "" : ", " + off) +
+                                               ": every " + std::to_string(spike_spacing) +
+                                               " consecutive elements hold one spike, and so does "
+                                               "the last element, so a block's share was"
+                                               " skipped or added twice"};
     return Failure{BugClass::integer_only, "expected exactly " + general(k.reference.sum, 9) +
-                                               " (integer data: every partial sum is exact), got " + general(k.got, 9) +
+                                               " (integer data: every partial sum is exact), got " +
+                                               general(k.got, 9) +
                                                (off.empty() ? "" : " (" + off + ")")};
   }
   if (!k.verified)
-    return Failure{BugClass::lost_input, "expected " + general(k.reference.sum, 9) + ", got " + general(k.got, 9) +
-                                             " (|error| " + general(std::abs(k.got - k.reference.sum), 3) +
+    return Failure{BugClass::lost_input, "expected " + general(k.reference.sum, 9) + ", got " +
+                                             general(k.got, 9) + " (|error| " +
+                                             general(std::abs(k.got - k.reference.sum), 3) +
                                              " > tolerance " + general(k.tolerance, 3) + ")"};
   return std::nullopt;
 }
@@ -191,14 +231,17 @@ std::string label(const Plan& r, const GradeCase& c) {
 }
 
 // Runs the cases until one fails; returns that failure (or nullopt) and counts the cases run.
-std::optional<Failure> first_failure(Device& device, const Plan& r, const std::vector<GradeCase>& cases,
-                                     std::size_t& count, const std::function<void(const std::string&)>& progress) {
+std::optional<Failure> first_failure(Device& device, const Plan& r,
+                                     const std::vector<GradeCase>& cases, std::size_t& count,
+                                     const std::function<void(const std::string&)>& progress) {
   for (const GradeCase& c : cases) {
     progress(label(r, c));
     ++count;
     try {
-      if (auto f = diagnose(run_graded_case(device, r, c), c)) return Failure{f->bug, label(r, c) + ": " + f->why};
-    } catch (const std::exception& e) {  // the simulator's report: which race, barrier, block and thread
+      if (auto f = diagnose(run_graded_case(device, r, c), c))
+        return Failure{f->bug, label(r, c) + ": " + f->why};
+      // the simulator's report: which race, barrier, block and thread
+    } catch (const std::exception& e) {
       return Failure{classify_kernel_error(e.what()), label(r, c) + ": " + e.what()};
     }
   }
@@ -208,7 +251,7 @@ std::optional<Failure> first_failure(Device& device, const Plan& r, const std::v
 }  // namespace
 
 Grade grade_plans(Device& device, const std::vector<Plan>& plans, const RunOptions& options,
-                     const std::function<void(const std::string&)>& progress) {
+                  const std::function<void(const std::string&)>& progress) {
   Grade g;
   const auto cases = graded_cases(device.backend() == Backend::gpu);
   for (const Plan& r : plans) {
@@ -238,7 +281,8 @@ Grade grade_plans(Device& device, const std::vector<Plan>& plans, const RunOptio
           g.bug = wrong ? BugClass::thread_order : f->bug;
           g.failure = std::string("right in lane order, wrong when the threads run in ") +
                       (s == SimSchedule::shuffled ? "shuffled" : "reverse") +
-                      " order: a race (a read that no barrier orders after the write it needs). " + f->why;
+                      " order: a race (a read that no barrier orders after the write it needs). " +
+                      f->why;
           apply_simulator_options(options);
           return g;
         }

@@ -30,8 +30,8 @@ inline constexpr std::uint64_t grade_seeds[] = {1, 20240601, 0x5eed5eedULL};
 std::vector<std::uint64_t> graded_sizes(bool huge);
 
 // In order, smallest first within each group: every size with three seeds (one above 2^16), then
-// exact integer data at each size up to 2^20, then exact spikes (Distribution::spikes) at every size;
-// and every other block size one past a block, at 1000 and at 67 blocks less three.
+// exact integer data at each size up to 2^20, then exact spikes (Distribution::spikes) at every
+// size; and every other block size one past a block, at 1000 and at 67 blocks less three.
 std::vector<GradeCase> graded_cases(bool huge);
 
 // "n=257 block=256 seed=1 uniform"
@@ -42,25 +42,29 @@ CaseResult run_graded_case(Device& device, const Plan& r, const GradeCase& c);
 
 // What kind of bug a failure shows, for the student and for choosing the hint that matches it.
 enum class BugClass {
-  race,            // the race detector named two unordered accesses of one location
-  barrier,         // a __syncthreads or warp collective some threads never reach (or a deadlock)
-  out_of_range,    // an index outside shared memory (or other memory the kernel does not own)
-  never_written,   // the output still holds the harness's poison
-  hang,            // no progress within the case timeout
-  lost_input,      // off by more than rounding, or exact data off by whole elements: input lost or counted twice
-  integer_only,    // within rounding on random data, not exact on integer data
-  thread_order,    // right in lane order, wrong in another order, with no race the detector could see
-  crash,           // any other kernel error, signal or exit without a verdict
+  race,           // the race detector named two unordered accesses of one location
+  barrier,        // a __syncthreads or warp collective some threads never reach (or a deadlock)
+  out_of_range,   // an index outside shared memory (or other memory the kernel does not own)
+  never_written,  // the output still holds the harness's poison
+  hang,           // no progress within the case timeout
+  // off by more than rounding, or exact data off by whole elements: input lost or counted twice
+  lost_input,
+  integer_only,  // within rounding on random data, not exact on integer data
+  // right in lane order, wrong in another order, with no race the detector could see
+  thread_order,
+  crash,  // any other kernel error, signal or exit without a verdict
 };
-inline constexpr BugClass all_bug_classes[] = {BugClass::race,          BugClass::barrier,    BugClass::out_of_range,
-                                               BugClass::never_written, BugClass::hang,       BugClass::lost_input,
-                                               BugClass::integer_only,  BugClass::thread_order, BugClass::crash};
+inline constexpr BugClass all_bug_classes[] = {
+    BugClass::race,          BugClass::barrier,      BugClass::out_of_range,
+    BugClass::never_written, BugClass::hang,         BugClass::lost_input,
+    BugClass::integer_only,  BugClass::thread_order, BugClass::crash};
 
 // "race", "barrier not reached", "out of range", "never written", "hang", "lost input",
 // "wrong on integer data only", "wrong only in some thread order", "crash".
 std::string_view to_string(BugClass b);
 // One word each, for the protocol between the grader's child and parent and for hint tags in
-// HINTS.md: race, barrier, out-of-range, never-written, hang, lost-input, integer-only, thread-order, crash.
+// HINTS.md: race, barrier, out-of-range, never-written, hang, lost-input, integer-only,
+// thread-order, crash.
 std::string_view bug_tag(BugClass b);
 std::optional<BugClass> parse_bug_tag(std::string_view tag);
 // What the class means, in a sentence a student can act on.
@@ -68,12 +72,12 @@ std::string_view bug_meaning(BugClass b);
 
 // The class of a kernel error's report (the simulator's KernelError, a memory-fault line).
 BugClass classify_kernel_error(std::string_view what);
-// The class of any failure line whose class nobody said: a kernel error's, never written when the line
-// says so, and otherwise a wrong result: lost input.
+// The class of any failure line whose class nobody said: a kernel error's, never written when the
+// line says so, and otherwise a wrong result: lost input.
 BugClass classify_failure_line(std::string_view line);
 
-// Words a hint about this class of bug is likely to use (matching_hint in hints.h picks the first hint
-// that names one, unless a hint is tagged for the class).
+// Words a hint about this class of bug is likely to use (matching_hint in hints.h picks the first
+// hint that names one, unless a hint is tagged for the class).
 std::vector<std::string_view> bug_keywords(BugClass b);
 
 // Why a result fails its case (one line) and the class of bug that shows; nullopt when it passes.
@@ -89,16 +93,16 @@ std::optional<std::string> failure_of(const CaseResult& r, const GradeCase& c);
 struct Grade {
   bool passed = false;
   std::size_t cases_run = 0;
-  std::string failure;  // one line: the case and what went wrong
+  std::string failure;             // one line: the case and what went wrong
   BugClass bug = BugClass::crash;  // when failed
 };
 
 // `progress` is told each case before it runs (so a watchdog can tell a hang from slow work).
-// Kernel errors the simulator throws (a race its detector names when `options` turn it on, a barrier
-// not reached, a bad mask) become the failure line. On the simulator, a kernel that passes is run
-// again under the other two schedules: a result that changes with the order of the threads is a race
-// the detector could not see (memory not named through checked views).
+// Kernel errors the simulator throws (a race its detector names when `options` turn it on, a
+// barrier not reached, a bad mask) become the failure line. On the simulator, a kernel that passes
+// is run again under the other two schedules: a result that changes with the order of the threads
+// is a race the detector could not see (memory not named through checked views).
 Grade grade_plans(Device& device, const std::vector<Plan>& plans, const RunOptions& options,
-                     const std::function<void(const std::string&)>& progress);
+                  const std::function<void(const std::string&)>& progress);
 
 }  // namespace rl

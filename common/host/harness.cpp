@@ -8,14 +8,16 @@
 #include "common/host/grade_main.h"
 #include "common/host/hints.h"
 #include "common/host/results.h"
-#include "common/host/table.h"
-#include "common/host/trace_run.h"
 #include "common/host/sim_bridge.h"
 #include "common/host/sim_budget.h"
+#include "common/host/table.h"
+#include "common/host/trace_run.h"
 
 namespace rl {
 
-std::uint64_t default_n(Backend b) { return b == Backend::gpu ? std::uint64_t{1} << 24 : std::uint64_t{1} << 18; }
+std::uint64_t default_n(Backend b) {
+  return b == Backend::gpu ? std::uint64_t{1} << 24 : std::uint64_t{1} << 18;
+}
 
 std::unique_ptr<Device> open_device(const RunOptions& o, std::ostream& out) {
   std::string why;
@@ -28,7 +30,8 @@ std::unique_ptr<Device> open_device(const RunOptions& o, std::ostream& out) {
     if (o.backend == Backend::gpu) throw UsageError("--backend gpu: " + why);
   }
   apply_simulator_options(o);
-  if (!kernel_faults_reported()) report_kernel_faults(2, "error: ", exit_failed);  // one line, not a bare segfault
+  // one line, not a bare segfault
+  if (!kernel_faults_reported()) report_kernel_faults(2, "error: ", exit_failed);
   out << "backend: sim (CPU SIMT simulator" << (why.empty() ? "" : "; " + why)
       << "): times are simulated, not GPU speeds\n";
   return make_sim_device();
@@ -56,21 +59,23 @@ void print_case(std::ostream& out, const CaseResult& r, const Baseline* baseline
   const auto& c = r.check;
   out << "  " << (r.plan.variant.empty() ? std::string(r.plan.slug) : std::string(r.plan.variant))
       << " (block " << r.block << "): "
-      << "result " << general(c.got, 9) << ", reference " << general(c.reference.sum, 9) << ", |error| "
-      << general(std::abs(c.got - c.reference.sum), 3) << (c.verified ? " <= " : " > ") << "tolerance "
-      << general(c.tolerance, 3) << (c.verified ? "  verified\n" : "  WRONG\n");
+      << "result " << general(c.got, 9) << ", reference " << general(c.reference.sum, 9)
+      << ", |error| " << general(std::abs(c.got - c.reference.sum), 3)
+      << (c.verified ? " <= " : " > ") << "tolerance " << general(c.tolerance, 3)
+      << (c.verified ? "  verified\n" : "  WRONG\n");
   if (!r.timing) return;
   const auto& t = *r.timing;
-  out << "    time " << duration(t.ms.median) << " median (min " << duration(t.ms.min) << ", max " << duration(t.ms.max)
-      << ", " << t.ms.count << " samples x " << t.calls_per_sample << " calls)";
+  out << "    time " << duration(t.ms.median) << " median (min " << duration(t.ms.min) << ", max "
+      << duration(t.ms.max) << ", " << t.ms.count << " samples x " << t.calls_per_sample
+      << " calls)";
   if (t.simulated) {
     out << ", simulated on the CPU: no GB/s claim\n";
     return;
   }
   out << "\n    " << fixed(r.gbps, 1) << " GB/s";
   if (baseline && baseline->ceiling)
-    out << " = " << fixed(100.0 * r.gbps / baseline->ceiling->read_gbps, 1) << "% of the streaming ceiling ("
-        << fixed(baseline->ceiling->read_gbps, 0) << " GB/s)";
+    out << " = " << fixed(100.0 * r.gbps / baseline->ceiling->read_gbps, 1)
+        << "% of the streaming ceiling (" << fixed(baseline->ceiling->read_gbps, 0) << " GB/s)";
   if (baseline && baseline->cub)
     out << ", " << fixed(baseline->cub->ms.median / t.ms.median, 2) << "x CUB ("
         << fixed(gigabytes_per_second(r.n, baseline->cub->ms.median), 0) << " GB/s)";
@@ -80,9 +85,10 @@ void print_case(std::ostream& out, const CaseResult& r, const Baseline* baseline
 int run_lesson(int argc, const char* const* argv, int number, const Plans& mine) {
   return guarded([&] {
     const std::string nn = std::to_string(number / 10) + std::to_string(number % 10);
-    const std::string program = mine.empty() ? "lesson " + nn : nn + "_" + std::string(mine.front().slug);
-    const auto options =
-        parse_run_options(argc, argv, program, mine.empty() ? program : std::string(mine.front().title));
+    const std::string program =
+        mine.empty() ? "lesson " + nn : nn + "_" + std::string(mine.front().slug);
+    const auto options = parse_run_options(
+        argc, argv, program, mine.empty() ? program : std::string(mine.front().title));
     if (!options) return exit_ok;
     if (options->hint) {
       print_hint(std::cout, number, options->hint);
@@ -90,10 +96,12 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
     }
     if (mine.empty()) {  // lesson 12 in a build without CUDA: its kernels are NVIDIA's libraries
       if (!options->json_path.empty() || !options->trace_path.empty())
-        throw UsageError("lesson " + nn + " has no version in this build (it calls NVIDIA's compiled libraries, "
+        throw UsageError("lesson " + nn +
+                         " has no version in this build (it calls NVIDIA's compiled libraries, "
                          "which need CUDA and a GPU): nothing to write to " +
                          (options->json_path.empty() ? "--trace" : "--json"));
-      std::cout << "lesson " << number << " has no version in this build: it calls NVIDIA's compiled libraries, "
+      std::cout << "lesson " << number
+                << " has no version in this build: it calls NVIDIA's compiled libraries, "
                 << "which need CUDA and a GPU\n";
       if (options->grade) std::cout << "result: SKIPPED\n";
       return options->grade ? exit_skipped : exit_ok;
@@ -109,25 +117,32 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
       throw UsageError("--trace: lesson " + nn + " has no kernel of its own to trace on the " +
                        std::string(to_string(device->backend())) +
                        " backend (lesson 12's kernels are NVIDIA's CUB and Thrust)");
-    const std::uint64_t n = options->n_given ? options->n : tracing ? default_trace_n : default_n(device->backend());
+    const std::uint64_t n = options->n_given ? options->n
+                            : tracing        ? default_trace_n
+                                             : default_n(device->backend());
     Session session(*device, *options);
     session.check_fits(n);
     if (device->backend() == Backend::sim) {
       // Each plan: the checked run, then the timed samples and the ten repeats for bitwise
       // reproducibility; a trace at a size given by --n runs the lesson's kernel twice more.
-      const std::uint64_t runs = 1 + (options->check_only ? 0 : samples(*options, Backend::sim) + 10);
+      const std::uint64_t runs =
+          1 + (options->check_only ? 0 : samples(*options, Backend::sim) + 10);
       std::vector<std::pair<const Plan*, unsigned>> plans;
       for (const auto& r : mine)
-        if (r.backend == Backend::sim) plans.emplace_back(&r, block_for(r, options->block, options->block_given));
+        if (r.backend == Backend::sim)
+          plans.emplace_back(&r, block_for(r, options->block, options->block_given));
       const std::uint64_t extra = tracing && options->n_given ? 2 : 0;
-      if (static_cast<double>(n) * static_cast<double>(runs * plans.size() + extra) >= sim_measure_above) {
+      if (static_cast<double>(n) * static_cast<double>(runs * plans.size() + extra) >=
+          sim_measure_above) {
         SimEstimate estimate;
         for (const auto& [plan, block] : plans)
-          estimate.add(plan_cost(*device, *plan, block), n, runs + (plan->variant.empty() ? extra : 0));
-        const std::string kernels = plans.size() == 1 ? "kernel" : std::to_string(plans.size()) + " kernels";
+          estimate.add(plan_cost(*device, *plan, block), n,
+                       runs + (plan->variant.empty() ? extra : 0));
+        const std::string kernels =
+            plans.size() == 1 ? "kernel" : std::to_string(plans.size()) + " kernels";
         check_sim_estimate(estimate,
-                           std::to_string(runs) + " runs of lesson " + nn + "'s " + kernels + " over " + size_text(n) +
-                               " elements",
+                           std::to_string(runs) + " runs of lesson " + nn + "'s " + kernels +
+                               " over " + size_text(n) + " elements",
                            *options, std::cout);
       }
     }
@@ -141,8 +156,9 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
     for (const auto& r : mine) {
       if (r.backend != device->backend()) continue;
       ran = true;
-      const unsigned block = tracing && !options->block_given ? default_trace_block
-                                                              : block_for(r, options->block, options->block_given);
+      const unsigned block = tracing && !options->block_given
+                                 ? default_trace_block
+                                 : block_for(r, options->block, options->block_given);
       const CaseResult result = session.run(r, block, !options->check_only);
       print_case(std::cout, result, baseline);
       all_verified = all_verified && result.check.verified;
@@ -150,7 +166,9 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
       if (!options->check_only && result.check.verified) {
         constexpr unsigned runs_compared = 10;
         const std::size_t distinct = session.distinct_results(r, block, runs_compared);
-        std::cout << "    " << (distinct == 1 ? "bitwise identical" : std::to_string(distinct) + " different results")
+        std::cout << "    "
+                  << (distinct == 1 ? "bitwise identical"
+                                    : std::to_string(distinct) + " different results")
                   << " over " << runs_compared << " runs on the same input\n";
         record["distinct_results_of_10"] = distinct;
       }
@@ -164,9 +182,11 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
       const unsigned block = options->block_given ? options->block : default_trace_block;
       const auto trace = record_trace(session, own, block);
       write_json_file(options->trace_path, trace, "--trace");
-      std::cout << "  trace: " << trace["events"].size() << " events of " << trace["launches"].size()
-                << " launches written to " << options->trace_path << '\n';
-      if (trace["result"].get<float>() != static_cast<float>(session.run(own, block, false).check.got))
+      std::cout << "  trace: " << trace["events"].size() << " events of "
+                << trace["launches"].size() << " launches written to " << options->trace_path
+                << '\n';
+      if (trace["result"].get<float>() !=
+          static_cast<float>(session.run(own, block, false).check.got))
         throw std::runtime_error("trace: the traced kernel's result differs from the untraced one");
     }
     if (!options->json_path.empty()) {

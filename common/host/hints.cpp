@@ -18,7 +18,8 @@ std::vector<std::size_t> headings(std::string_view text) {
   std::vector<std::size_t> at;
   for (std::size_t pos = 0; pos < text.size();) {
     const std::size_t end = text.find('\n', pos);
-    const std::string_view line = text.substr(pos, end == std::string_view::npos ? text.size() - pos : end - pos);
+    const std::string_view line =
+        text.substr(pos, end == std::string_view::npos ? text.size() - pos : end - pos);
     if (line.starts_with("## Hint ")) at.push_back(pos);
     if (end == std::string_view::npos) break;
     pos = end + 1;
@@ -49,7 +50,8 @@ std::string lowered(std::string_view s) {
 }
 
 // The raw text of section k (1-based), comments included.
-std::string_view section(std::string_view markdown, const std::vector<std::size_t>& at, unsigned k) {
+std::string_view section(std::string_view markdown, const std::vector<std::size_t>& at,
+                         unsigned k) {
   const std::size_t body = markdown.find('\n', at[k - 1]);
   if (body == std::string_view::npos) return {};
   const std::size_t end = k < at.size() ? at[k] : markdown.size();
@@ -73,10 +75,13 @@ std::string hints_path(int number) {
   for (const auto& entry : std::filesystem::directory_iterator(lessons, ec))
     if (entry.is_directory() && entry.path().filename().string().starts_with(prefix))
       return (entry.path() / "exercise" / "HINTS.md").string();
-  return (lessons / (std::string(prefix) + "*") / "exercise" / "HINTS.md").string();  // named in the error
+  // named in the error
+  return (lessons / (std::string(prefix) + "*") / "exercise" / "HINTS.md").string();
 }
 
-unsigned hint_count(std::string_view markdown) { return static_cast<unsigned>(headings(markdown).size()); }
+unsigned hint_count(std::string_view markdown) {
+  return static_cast<unsigned>(headings(markdown).size());
+}
 
 std::optional<std::string> hint_text(std::string_view markdown, unsigned k) {
   const auto at = headings(markdown);
@@ -84,16 +89,18 @@ std::optional<std::string> hint_text(std::string_view markdown, unsigned k) {
   return trimmed(without_comments(section(markdown, at, k)));
 }
 
-unsigned matching_hint(std::string_view markdown, std::string_view tag, const std::vector<std::string_view>& keywords) {
+unsigned matching_hint(std::string_view markdown, std::string_view tag,
+                       const std::vector<std::string_view>& keywords) {
   const auto at = headings(markdown);
   if (at.empty()) return 0;
   const auto count = static_cast<unsigned>(at.size());
   for (unsigned k = 1; k <= count; ++k) {  // an explicit tag: <!-- grader: race barrier -->
     const std::string_view text = section(markdown, at, k);
-    for (std::size_t pos = text.find("<!--"); pos != std::string_view::npos; pos = text.find("<!--", pos + 4)) {
+    for (std::size_t pos = text.find("<!--"); pos != std::string_view::npos;
+         pos = text.find("<!--", pos + 4)) {
       const std::size_t close = text.find("-->", pos);
-      std::string_view comment = text.substr(pos + 4, close == std::string_view::npos ? std::string_view::npos
-                                                                                     : close - pos - 4);
+      std::string_view comment = text.substr(
+          pos + 4, close == std::string_view::npos ? std::string_view::npos : close - pos - 4);
       const std::size_t label = comment.find("grader:");
       if (label == std::string_view::npos) continue;
       comment.remove_prefix(label + 7);
@@ -102,7 +109,8 @@ unsigned matching_hint(std::string_view markdown, std::string_view tag, const st
         const std::size_t start = comment.find_first_not_of(" \t\n,", word);
         if (start == std::string_view::npos) break;
         const std::size_t stop = comment.find_first_of(" \t\n,", start);
-        if (comment.substr(start, stop == std::string_view::npos ? std::string_view::npos : stop - start) == tag)
+        if (comment.substr(start, stop == std::string_view::npos ? std::string_view::npos
+                                                                 : stop - start) == tag)
           return k;
         word = stop == std::string_view::npos ? comment.size() : stop;
       }
@@ -119,16 +127,18 @@ unsigned matching_hint(std::string_view markdown, std::string_view tag, const st
 void print_hint(std::ostream& out, int number, unsigned k) {
   const std::string path = hints_path(number);
   std::ifstream in(path);
-  if (!in) throw UsageError("lesson " + std::to_string(number) + " has no hints file (" + path + ")");
+  if (!in)
+    throw UsageError("lesson " + std::to_string(number) + " has no hints file (" + path + ")");
   std::stringstream text;
   text << in.rdbuf();
   const std::string markdown = text.str();
   const unsigned count = hint_count(markdown);
   const auto body = hint_text(markdown, k);
   if (!body)
-    throw UsageError("--hint must be from 1 to " + std::to_string(count) + " for lesson " + std::to_string(number) +
-                     " (got " + std::to_string(k) + ")");
-  out << "Hint " << k << " of " << count << " for exercise " << (number < 10 ? "0" : "") << number << ":\n\n"
+    throw UsageError("--hint must be from 1 to " + std::to_string(count) + " for lesson " +
+                     std::to_string(number) + " (got " + std::to_string(k) + ")");
+  out << "Hint " << k << " of " << count << " for exercise " << (number < 10 ? "0" : "") << number
+      << ":\n\n"
       << *body << "\n";
   if (k < count) out << "\n(--hint " << k + 1 << " says more)\n";
 }

@@ -19,7 +19,8 @@ std::optional<std::string> hint_text(std::string_view markdown, unsigned k);
 // The hint that matches a kind of bug: the first section tagged for it with a comment such as
 // `<!-- grader: race barrier -->`; else the first whose text names one of `keywords` (case does not
 // matter); else hint 1. 0 when the text has no hints.
-unsigned matching_hint(std::string_view markdown, std::string_view tag, const std::vector<std::string_view>& keywords);
+unsigned matching_hint(std::string_view markdown, std::string_view tag,
+                       const std::vector<std::string_view>& keywords);
 
 // Prints hint k of lesson `number`; throws UsageError when there is no such hint or file.
 void print_hint(std::ostream& out, int number, unsigned k);

@@ -1,4 +1,5 @@
-// The matrix lessons' graded cases: the input, the reference and the one check the tests and the grader share.
+// The matrix lessons' graded cases: the input, the reference and the one check the tests and the
+// grader share.
 #include "common/host/matrix_cases.h"
 
 #include <algorithm>
@@ -13,31 +14,35 @@ namespace rl {
 std::vector<ReduceOp> all_op_list() { return {std::begin(all_ops), std::end(all_ops)}; }
 
 std::vector<MatrixCase> smallest_first(std::vector<MatrixCase> cases) {
-  std::stable_sort(cases.begin(), cases.end(),
-                   [](const MatrixCase& a, const MatrixCase& b) {
-                     return a.offset != b.offset ? a.offset < b.offset : a.m * a.n < b.m * b.n;
-                   });
+  std::stable_sort(cases.begin(), cases.end(), [](const MatrixCase& a, const MatrixCase& b) {
+    return a.offset != b.offset ? a.offset < b.offset : a.m * a.n < b.m * b.n;
+  });
   return cases;
 }
 
-OpReference matrix_reference(Axis axis, ReduceOp op, DType t, const std::byte* data, std::uint64_t m, std::uint64_t n,
-                             std::uint64_t i, std::uint64_t depth, std::vector<std::byte>& gather) {
+OpReference matrix_reference(Axis axis, ReduceOp op, DType t, const std::byte* data,
+                             std::uint64_t m, std::uint64_t n, std::uint64_t i, std::uint64_t depth,
+                             std::vector<std::byte>& gather) {
   const std::size_t e = dtype_bytes(t);
   if (axis == Axis::rows) return typed_reference(op, t, data + i * n * e, n, depth);
   gather.resize(m * e);
-  for (std::uint64_t r = 0; r < m; ++r) std::memcpy(gather.data() + r * e, data + (r * n + i) * e, e);
+  for (std::uint64_t r = 0; r < m; ++r)
+    std::memcpy(gather.data() + r * e, data + (r * n + i) * e, e);
   return typed_reference(op, t, gather.data(), m, depth);
 }
 
 std::string describe(Axis axis, const MatrixCase& c, ReduceOp op) {
-  std::string s = std::string(to_string(op)) + " of " + std::string(to_string(c.type)) + ", " + std::to_string(c.m) +
-                  "x" + std::to_string(c.n) + (axis == Axis::rows ? " rows" : " columns") + ", seed " +
-                  std::to_string(c.seed);
-  if (c.offset) s += ", " + std::to_string(c.offset) + " element" + (c.offset == 1 ? "" : "s") + " past 16 bytes";
+  std::string s = std::string(to_string(op)) + " of " + std::string(to_string(c.type)) + ", " +
+                  std::to_string(c.m) + "x" + std::to_string(c.n) +
+                  (axis == Axis::rows ? " rows" : " columns") + ", seed " + std::to_string(c.seed);
+  if (c.offset)
+    s += ", " + std::to_string(c.offset) + " element" + (c.offset == 1 ? "" : "s") +
+         " past 16 bytes";
   return s;
 }
 
-std::vector<std::byte> matrix_input(Axis axis, DType t, std::uint64_t m, std::uint64_t n, std::uint64_t seed) {
+std::vector<std::byte> matrix_input(Axis axis, DType t, std::uint64_t m, std::uint64_t n,
+                                    std::uint64_t seed) {
   std::vector<std::byte> data(m * n * dtype_bytes(t));
   fill_typed(data.data(), t, m * n, seed, Distribution::uniform);
   const std::uint64_t lines = axis == Axis::rows ? m : n, length = axis == Axis::rows ? n : m;
@@ -45,19 +50,22 @@ std::vector<std::byte> matrix_input(Axis axis, DType t, std::uint64_t m, std::ui
     const double big = t == DType::i32 ? 5000.0 : 2.0, small = -big;  // beyond every seeded value
     for (std::uint64_t l = 0; l < lines; ++l) {
       auto at = [&](std::uint64_t k) { return axis == Axis::rows ? l * n + k : k * n + l; };
-      for (const std::uint64_t k : {length / 3, length / 3 + 1, length - 1}) store_element(t, data.data(), at(k), big);
-      for (const std::uint64_t k : {length / 5, length / 2, length - 2}) store_element(t, data.data(), at(k), small);
+      for (const std::uint64_t k : {length / 3, length / 3 + 1, length - 1})
+        store_element(t, data.data(), at(k), big);
+      for (const std::uint64_t k : {length / 5, length / 2, length - 2})
+        store_element(t, data.data(), at(k), small);
     }
   }
   return data;
 }
 
-std::vector<unsigned char> run_matrix_raw(Device& d, Axis axis, const MatrixKernels& k, ReduceOp op, DType t,
-                                          const void* in, std::uint64_t m, std::uint64_t n) {
+std::vector<unsigned char> run_matrix_raw(Device& d, Axis axis, const MatrixKernels& k, ReduceOp op,
+                                          DType t, const void* in, std::uint64_t m,
+                                          std::uint64_t n) {
   const std::uint64_t outputs = axis == Axis::rows ? m : n, length = axis == Axis::rows ? n : m;
   if (length == 0 && outputs > 0 && !allows_empty(op))
-    throw UsageError(std::string(to_string(op)) + " of an empty " + (axis == Axis::rows ? "row" : "column") +
-                     " has no value (only sum does: 0)");
+    throw UsageError(std::string(to_string(op)) + " of an empty " +
+                     (axis == Axis::rows ? "row" : "column") + " has no value (only sum does: 0)");
   const std::size_t out_bytes = outputs * reduce_output_bytes(op, t);
   std::vector<unsigned char> host(out_bytes);
   if (outputs == 0) return host;
@@ -70,8 +78,9 @@ std::vector<unsigned char> run_matrix_raw(Device& d, Axis axis, const MatrixKern
   return host;
 }
 
-std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const MatrixKernels& k, const MatrixCase& c,
-                                               ReduceOp op, std::vector<unsigned char>* bytes) {
+std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const MatrixKernels& k,
+                                               const MatrixCase& c, ReduceOp op,
+                                               std::vector<unsigned char>* bytes) {
   const std::vector<std::byte> host = matrix_input(axis, c.type, c.m, c.n, c.seed);
   const std::size_t width = dtype_bytes(c.type);
   DeviceBuffer buffer(d, host.size() + 16 + c.offset * width);  // allocations are 256-byte aligned
@@ -83,17 +92,24 @@ std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const Matri
   const std::size_t one = reduce_output_bytes(op, c.type);
   const std::string line = axis == Axis::rows ? "row" : "column";
   if (raw.size() != outputs * one)
-    return "returned " + std::to_string(raw.size() / one) + " outputs for " + std::to_string(outputs) + " " + line + "s";
-  if (outputs == 0) return std::nullopt;  // nothing to check (and no plan: the kernels launch nothing)
+    return "returned " + std::to_string(raw.size() / one) + " outputs for " +
+           std::to_string(outputs) + " " + line + "s";
+  // nothing to check (and no plan: the kernels launch nothing)
+  if (outputs == 0) return std::nullopt;
   const std::uint64_t depth = k.depth(op, c.type, c.m, c.n, d.shape());
   std::vector<std::byte> gather;
-  const WrongOutputs wrong = wrong_outputs(op, c.type, raw, [&](std::uint64_t i) {
-    return matrix_reference(axis, op, c.type, host.data(), c.m, c.n, i, depth, gather);
-  }, line);
+  const WrongOutputs wrong = wrong_outputs(
+      op, c.type, raw,
+      [&](std::uint64_t i) {
+        return matrix_reference(axis, op, c.type, host.data(), c.m, c.n, i, depth, gather);
+      },
+      line);
   if (bytes) *bytes = std::move(raw);
   if (wrong.count == 0) return std::nullopt;
-  return wrong.first + " (" + std::to_string(wrong.count) + " of " + std::to_string(outputs) + " " + line + "s wrong; " +
-         (c.offset ? "plan for aligned rows, but these are not, so the loads are single elements: " : "plan: ") +
+  return wrong.first + " (" + std::to_string(wrong.count) + " of " + std::to_string(outputs) + " " +
+         line + "s wrong; " +
+         (c.offset ? "plan for aligned rows, but these are not, so the loads are single elements: "
+                   : "plan: ") +
          k.plan(op, c.type, c.m, c.n, d.shape()) + ")";
 }
 

@@ -24,32 +24,38 @@ enum class Axis { rows, columns };
 // this; lesson 15's ColumnsKernels adds its naive atomic version. Shapes are M x N, row-major.
 struct MatrixKernels {
   Backend backend = Backend::sim;
-  std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
-  // Enqueues the reduction of the m x n matrix at `in`; `out` receives one output per row (lesson 14)
-  // or column (lesson 15), reduce_output_bytes each (common/host/typed_outputs.h).
-  void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t m, std::uint64_t n, void* scratch, void* out,
-                 const DeviceShape&, void* stream) = nullptr;
+  std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t m, std::uint64_t n,
+                               const DeviceShape&) = nullptr;
+  // Enqueues the reduction of the m x n matrix at `in`; `out` receives one output per row (lesson
+  // 14) or column (lesson 15), reduce_output_bytes each (common/host/typed_outputs.h).
+  void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t m, std::uint64_t n, void* scratch,
+                 void* out, const DeviceShape&, void* stream) = nullptr;
   // The longest chain of combines from one input to an output (sets the tolerance, see typed.h).
-  std::uint64_t (*depth)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
-  // The plan in words, for the table: "4 rows a warp (8 lanes each)", "a block a row, 3 blocks a row", ...
-  std::string (*plan)(ReduceOp, DType, std::uint64_t m, std::uint64_t n, const DeviceShape&) = nullptr;
+  std::uint64_t (*depth)(ReduceOp, DType, std::uint64_t m, std::uint64_t n,
+                         const DeviceShape&) = nullptr;
+  // The plan in words, for the table: "4 rows a warp (8 lanes each)", "a block a row, 3 blocks a
+  // row", ...
+  std::string (*plan)(ReduceOp, DType, std::uint64_t m, std::uint64_t n,
+                      const DeviceShape&) = nullptr;
   // The kernel file this build compiled: the solution, the exercise or a student's submission.
   std::string_view source = {};
 };
 
 // One reduction of the m x n matrix of type t at device address `in` along `axis` (one output per
 // row, or per column), returning the outputs as the kernel left them (reduce_output_bytes each): an
-// output it never wrote is still the poison, bytes of 0xFF. Throws UsageError for empty rows (columns)
-// with any operator but sum. The lessons' run_rows_raw and run_columns_raw.
-std::vector<unsigned char> run_matrix_raw(Device& d, Axis axis, const MatrixKernels& k, ReduceOp op, DType t,
-                                          const void* in, std::uint64_t m, std::uint64_t n);
+// output it never wrote is still the poison, bytes of 0xFF. Throws UsageError for empty rows
+// (columns) with any operator but sum. The lessons' run_rows_raw and run_columns_raw.
+std::vector<unsigned char> run_matrix_raw(Device& d, Axis axis, const MatrixKernels& k, ReduceOp op,
+                                          DType t, const void* in, std::uint64_t m,
+                                          std::uint64_t n);
 
 struct MatrixCase {
   std::uint64_t m = 0, n = 0;  // M x N, row-major
   DType type = DType::f32;
   std::uint64_t seed = 1;
-  unsigned offset = 0;         // elements past a 16-byte boundary (1: every row misaligned, scalar loads)
-  std::vector<ReduceOp> ops;   // the operators this case is run with
+  // elements past a 16-byte boundary (1: every row misaligned, scalar loads)
+  unsigned offset = 0;
+  std::vector<ReduceOp> ops;  // the operators this case is run with
 };
 
 std::vector<ReduceOp> all_op_list();
@@ -58,21 +64,24 @@ std::vector<ReduceOp> all_op_list();
 std::vector<MatrixCase> smallest_first(std::vector<MatrixCase> cases);
 
 // The reference of output i (row i, or column i) of an m x n matrix of type t on the host.
-OpReference matrix_reference(Axis axis, ReduceOp op, DType t, const std::byte* data, std::uint64_t m, std::uint64_t n,
-                             std::uint64_t i, std::uint64_t depth, std::vector<std::byte>& gather);
+OpReference matrix_reference(Axis axis, ReduceOp op, DType t, const std::byte* data,
+                             std::uint64_t m, std::uint64_t n, std::uint64_t i, std::uint64_t depth,
+                             std::vector<std::byte>& gather);
 
 // "argmax of float16, 33x7 rows, seed 245" (", 1 element past 16 bytes" where misaligned).
 std::string describe(Axis axis, const MatrixCase& c, ReduceOp op);
 
 // Seeded values; along each reduced line (a row, or a column) the largest value sits at three
 // places, two of them neighbours, and the smallest likewise: argmax must return the first.
-std::vector<std::byte> matrix_input(Axis axis, DType t, std::uint64_t m, std::uint64_t n, std::uint64_t seed);
+std::vector<std::byte> matrix_input(Axis axis, DType t, std::uint64_t m, std::uint64_t n,
+                                    std::uint64_t seed);
 
 // Runs case c with operator op through kernels k on d and checks every output against the CPU
 // reference. Returns why it fails, in one line (the first wrong output, how many are wrong, the
 // plan), or nullopt when every output is right; `bytes` (when given) receives the outputs as the
 // kernel wrote them.
-std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const MatrixKernels& k, const MatrixCase& c,
-                                               ReduceOp op, std::vector<unsigned char>* bytes = nullptr);
+std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const MatrixKernels& k,
+                                               const MatrixCase& c, ReduceOp op,
+                                               std::vector<unsigned char>* bytes = nullptr);
 
 }  // namespace rl

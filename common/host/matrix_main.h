@@ -21,15 +21,18 @@ namespace rl {
 struct CubMatrixSum {
   std::string name;
   std::size_t (*scratch_bytes)(std::uint64_t m, std::uint64_t n) = nullptr;
-  void (*reduce)(const float* in, std::uint64_t m, std::uint64_t n, void* scratch, std::size_t bytes, float* out,
-                 void* stream) = nullptr;
+  void (*reduce)(const float* in, std::uint64_t m, std::uint64_t n, void* scratch,
+                 std::size_t bytes, float* out, void* stream) = nullptr;
 };
 
-// A second float32-sum kernel shown beside the lesson's (lesson 15's atomic one); it zeroes out itself.
+// A second float32-sum kernel shown beside the lesson's (lesson 15's atomic one); it zeroes out
+// itself.
 struct MatrixExtra {
   std::string name;
   bool deterministic = true;
-  std::function<void(Backend, const float* in, std::uint64_t m, std::uint64_t n, float* out, void* stream)> reduce;
+  std::function<void(Backend, const float* in, std::uint64_t m, std::uint64_t n, float* out,
+                     void* stream)>
+      reduce;
 };
 
 struct MatrixLesson {

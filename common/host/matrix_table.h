@@ -19,42 +19,49 @@ RL_NAMESPACE_BEGIN
 //   K::depth<Op, T>(m, n, shape), K::plan<T>(m, n, shape).
 template <class K>
 struct TypedMatrix {
-  static std::size_t scratch_bytes(ReduceOp op, DType t, std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
+  static std::size_t scratch_bytes(ReduceOp op, DType t, std::uint64_t m, std::uint64_t n,
+                                   const DeviceShape& s) {
     std::size_t bytes = 0;
     for_op_and_type(op, t, [&](auto o, auto e) {
-      bytes = K::template scratch_bytes<typename decltype(o)::type, typename decltype(e)::type>(m, n, s);
+      bytes = K::template scratch_bytes<typename decltype(o)::type, typename decltype(e)::type>(
+          m, n, s);
     });
     return bytes;
   }
-  static void reduce(ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n, void* scratch, void* out,
-                     const DeviceShape& s, void* stream) {
+  static void reduce(ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n,
+                     void* scratch, void* out, const DeviceShape& s, void* stream) {
     for_op_and_type(op, t, [&](auto o, auto e) {
       using Op = typename decltype(o)::type;
       using T = typename decltype(e)::type;
-      K::template reduce<Op, T>(static_cast<const T*>(in), m, n, static_cast<typename Op::Out*>(out), scratch, s, stream);
+      K::template reduce<Op, T>(static_cast<const T*>(in), m, n,
+                                static_cast<typename Op::Out*>(out), scratch, s, stream);
     });
   }
-  static std::uint64_t depth(ReduceOp op, DType t, std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
+  static std::uint64_t depth(ReduceOp op, DType t, std::uint64_t m, std::uint64_t n,
+                             const DeviceShape& s) {
     std::uint64_t d = 0;
     for_op_and_type(op, t, [&](auto o, auto e) {
       d = K::template depth<typename decltype(o)::type, typename decltype(e)::type>(m, n, s);
     });
     return d;
   }
-  static std::string plan(ReduceOp op, DType t, std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
+  static std::string plan(ReduceOp op, DType t, std::uint64_t m, std::uint64_t n,
+                          const DeviceShape& s) {
     std::string text;
-    for_op_and_type(op, t, [&](auto, auto e) { text = K::template plan<typename decltype(e)::type>(m, n, s); });
+    for_op_and_type(
+        op, t, [&](auto, auto e) { text = K::template plan<typename decltype(e)::type>(m, n, s); });
     return text;
   }
 };
 
 // The copy of a matrix lesson's table for the backend this file is compiled for, made once: the
-// MatrixKernels part from K's templates and `source` (the kernel file, common/kernel_source.h), then
-// the lesson's own entries (lesson 15's atomic sum).
+// MatrixKernels part from K's templates and `source` (the kernel file, common/kernel_source.h),
+// then the lesson's own entries (lesson 15's atomic sum).
 template <class Table, class K, class... Own>
 const Table& matrix_kernels_table(std::string_view source, Own... own) {
   using D = TypedMatrix<K>;
-  static const Table table{{this_backend, D::scratch_bytes, D::reduce, D::depth, D::plan, source}, own...};
+  static const Table table{{this_backend, D::scratch_bytes, D::reduce, D::depth, D::plan, source},
+                           own...};
   return table;
 }
 

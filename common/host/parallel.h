@@ -12,7 +12,8 @@ namespace rl {
 template <class Fn>
 std::size_t for_each_chunk(std::size_t size, std::size_t floor, Fn&& fn) {
   const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t chunks = std::min(hw, std::max<std::size_t>(1, size / std::max<std::size_t>(floor, 1)));
+  const std::size_t chunks =
+      std::min(hw, std::max<std::size_t>(1, size / std::max<std::size_t>(floor, 1)));
   if (chunks == 1) {
     fn(std::size_t{0}, std::size_t{0}, size);
     return 1;

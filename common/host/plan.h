@@ -2,7 +2,8 @@
 // A lesson's launch plan as the harness sees it: how much scratch memory it needs, how it launches
 // its kernels (plain and traced), and how deep its sum gets (for the tolerance). Each lesson's
 // plan.cu fills one Plan per kernel variant, once per backend it is compiled for, and returns them
-// from lesson_plans<Lesson, Backend>(): main.cpp -> rl::lesson_main<Lesson> -> lesson_plans -> plan.cu.
+// from lesson_plans<Lesson, Backend>(): main.cpp -> rl::lesson_main<Lesson> -> lesson_plans ->
+// plan.cu.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -24,8 +25,8 @@ struct DeviceShape {
 struct TraceBuffer;
 
 // One reduction a plan is asked for: n floats at device address `in` into the one float at device
-// address `out`, with `block` threads a block and `scratch` (scratch_bytes of device memory), enqueued
-// on `stream`.
+// address `out`, with `block` threads a block and `scratch` (scratch_bytes of device memory),
+// enqueued on `stream`.
 struct ReduceCall {
   const float* in = nullptr;
   float* out = nullptr;
@@ -38,10 +39,10 @@ struct ReduceCall {
 using ReduceFunction = void (*)(const ReduceCall& call);
 
 struct Plan {
-  int lesson = 0;             // the rung's number, 1..
-  std::string_view slug;      // folder name without the number: "sequential_addressing"
-  std::string_view title;     // one line for tables: "Sequential addressing"
-  std::string_view variant;   // "" for the lesson's own kernel; otherwise what differs
+  int lesson = 0;            // the rung's number, 1..
+  std::string_view slug;     // folder name without the number: "sequential_addressing"
+  std::string_view title;    // one line for tables: "Sequential addressing"
+  std::string_view variant;  // "" for the lesson's own kernel; otherwise what differs
   Backend backend = Backend::sim;
   // The block size this plan was tuned for, used unless --block is given; 0: take --block.
   unsigned preferred_block = 0;
@@ -62,8 +63,8 @@ struct Plan {
 using Plans = std::vector<Plan>;
 
 // Lesson `Lesson`'s plans on backend B. Defined at the end of the lesson's plan.cu, which CMake
-// compiles once per backend (common/cmake/ReduceLabLesson.cmake); an empty list where the lesson has
-// no version for B (lesson 12's libraries on the simulator).
+// compiles once per backend (common/cmake/ReduceLabLesson.cmake); an empty list where the lesson
+// has no version for B (lesson 12's libraries on the simulator).
 template <int Lesson, Backend B>
 Plans lesson_plans();
 

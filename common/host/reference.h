@@ -9,13 +9,14 @@
 namespace rl {
 
 struct Reference {
-  double sum = 0.0;      // the sum, accurate to about one double rounding (Neumaier, see reference.cpp)
+  // the sum, accurate to about one double rounding (Neumaier, see reference.cpp)
+  double sum = 0.0;
   double abs_sum = 0.0;  // sum of |x_i|: scales every rounding-error bound
   std::uint64_t n = 0;
-  // Every value is a whole number and sum |x_i| <= 2^24: then every partial sum of any subset, in any
-  // order, is a whole number of magnitude at most 2^24, which float32 holds exactly. `sum` is exact,
-  // and so must a float32 reduction be: its tolerance is 0 (integer data up to 2^21 elements, spikes
-  // up to 2^32).
+  // Every value is a whole number and sum |x_i| <= 2^24: then every partial sum of any subset, in
+  // any order, is a whole number of magnitude at most 2^24, which float32 holds exactly. `sum` is
+  // exact, and so must a float32 reduction be: its tolerance is 0 (integer data up to 2^21
+  // elements, spikes up to 2^32).
   bool exact = false;
 };
 
@@ -25,10 +26,11 @@ inline constexpr double float32_exact_limit = 0x1p24;
 // Neumaier-compensated double sum, split over host threads for large inputs.
 Reference reference_sum(std::span<const float> values);
 
-// The reference of values [first, first + count) of the input stream (seed, d) (common/host/input.h),
-// made and summed a slice at a time: the whole input never needs to fit in host memory (used where
-// the GPUs generate their input themselves).
-Reference reference_of_stream(std::uint64_t seed, Distribution d, std::uint64_t first, std::uint64_t count);
+// The reference of values [first, first + count) of the input stream (seed, d)
+// (common/host/input.h), made and summed a slice at a time: the whole input never needs to fit in
+// host memory (used where the GPUs generate their input themselves).
+Reference reference_of_stream(std::uint64_t seed, Distribution d, std::uint64_t first,
+                              std::uint64_t count);
 
 // Unit roundoff of float32: the relative error of one rounded addition.
 inline constexpr double float32_unit_roundoff = 0x1p-24;

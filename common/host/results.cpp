@@ -20,8 +20,12 @@ std::string utc_now() {
 }  // namespace
 
 nlohmann::json to_json(const Timing& t) {
-  return {{"median_ms", t.ms.median}, {"min_ms", t.ms.min}, {"max_ms", t.ms.max},
-          {"samples", t.ms.count},    {"calls_per_sample", t.calls_per_sample}, {"simulated", t.simulated}};
+  return {{"median_ms", t.ms.median},
+          {"min_ms", t.ms.min},
+          {"max_ms", t.ms.max},
+          {"samples", t.ms.count},
+          {"calls_per_sample", t.calls_per_sample},
+          {"simulated", t.simulated}};
 }
 
 nlohmann::json to_json(const Baseline& b) {
@@ -68,33 +72,42 @@ nlohmann::json to_json(const CaseResult& r, const RunOptions& o, const Baseline*
   return j;
 }
 
-nlohmann::json table_record(const std::string& schema, Device& device, std::uint64_t seed, unsigned samples) {
+nlohmann::json table_record(const std::string& schema, Device& device, std::uint64_t seed,
+                            unsigned samples) {
   return {{"schema", schema},
           {"version", results_schema_version},
           {"backend", std::string(to_string(device.backend()))},
           {"device", device.describe()},
           {"seed", seed},
-          {"timing", {{"samples", samples}, {"statistic", "median"},
-                      {"cache", "inputs rotated over >= 3x L2 where memory allows"}}}};
+          {"timing",
+           {{"samples", samples},
+            {"statistic", "median"},
+            {"cache", "inputs rotated over >= 3x L2 where memory allows"}}}};
 }
 
-nlohmann::json results_document(Device& device, const RunOptions& o, const std::vector<nlohmann::json>& runs,
+nlohmann::json results_document(Device& device, const RunOptions& o,
+                                const std::vector<nlohmann::json>& runs,
                                 const std::vector<nlohmann::json>& baselines) {
   return {{"schema", "reducelab.results"},
           {"version", results_schema_version},
           {"created_utc", utc_now()},
           {"backend", to_string(device.backend())},
           {"device", device.describe()},
-          {"timing", {{"samples", samples(o, device.backend())}, {"statistic", "median"}, {"cache", "inputs rotated over >= 3x L2"}}},
+          {"timing",
+           {{"samples", samples(o, device.backend())},
+            {"statistic", "median"},
+            {"cache", "inputs rotated over >= 3x L2"}}},
           {"runs", runs},
           {"baselines", baselines}};
 }
 
-void write_json_file(const std::string& path, const nlohmann::json& doc, const std::string& option) {
+void write_json_file(const std::string& path, const nlohmann::json& doc,
+                     const std::string& option) {
   std::ofstream f(path);
   if (!f) throw UsageError(option + ": cannot write '" + path + "' (" + std::strerror(errno) + ")");
   f << doc.dump(2) << '\n';
-  if (!f) throw UsageError(option + ": writing '" + path + "' failed (" + std::strerror(errno) + ")");
+  if (!f)
+    throw UsageError(option + ": writing '" + path + "' failed (" + std::strerror(errno) + ")");
 }
 
 }  // namespace rl

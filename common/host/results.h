@@ -19,16 +19,19 @@ nlohmann::json to_json(const Baseline& b);
 nlohmann::json to_json(const Timing& t);
 
 // The whole document: schema, version, device, backend, runs and per-size baselines.
-nlohmann::json results_document(Device& device, const RunOptions& o, const std::vector<nlohmann::json>& runs,
+nlohmann::json results_document(Device& device, const RunOptions& o,
+                                const std::vector<nlohmann::json>& runs,
                                 const std::vector<nlohmann::json>& baselines);
 
 // The head of a lesson table's record (lessons 13-16: reducelab.ops, .matrix, .axes): schema,
 // version, backend, device, seed, and how the times were taken. The lesson adds "runs" and its own.
-nlohmann::json table_record(const std::string& schema, Device& device, std::uint64_t seed, unsigned samples);
+nlohmann::json table_record(const std::string& schema, Device& device, std::uint64_t seed,
+                            unsigned samples);
 
 // Writes `doc` to `path` (pretty-printed); throws UsageError naming the option the path came from
-// ("--json", "--trace") and the path when it cannot. Programs check the path before their work starts
-// (check_output_path, cli.h), so this fails only when something changed meanwhile.
-void write_json_file(const std::string& path, const nlohmann::json& doc, const std::string& option = "--json");
+// ("--json", "--trace") and the path when it cannot. Programs check the path before their work
+// starts (check_output_path, cli.h), so this fails only when something changed meanwhile.
+void write_json_file(const std::string& path, const nlohmann::json& doc,
+                     const std::string& option = "--json");
 
 }  // namespace rl

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <set>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include <unistd.h>
@@ -23,7 +23,8 @@ std::size_t host_free_bytes() {
   }
   const long pages = sysconf(_SC_AVPHYS_PAGES);
   const long page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page)
+                               : 0;
 }
 
 double gigabytes_per_second(std::uint64_t n, double ms) {
@@ -49,7 +50,8 @@ void Session::prepare(std::uint64_t n) {
   fill_run_input(host_, options_.seed, options_.distribution);
   reference_ = reference_sum(host_);
 
-  stride_floats_ = std::max<std::size_t>(64, (static_cast<std::size_t>(n) + 63) / 64 * 64);  // 256-byte aligned copies
+  // 256-byte aligned copies
+  stride_floats_ = std::max<std::size_t>(64, (static_cast<std::size_t>(n) + 63) / 64 * 64);
   copies_ = device_.rotation_copies(bytes);
   // Rotation is a refinement: use fewer copies rather than fail when memory is short.
   const std::size_t budget = device_.free_bytes() / 2;
@@ -73,27 +75,30 @@ void Session::check_fits(std::uint64_t n) const {
   const double bytes = static_cast<double>(n) * sizeof(float);
   const double mib = 1024.0 * 1024.0;
   const auto text = [&](double b) {
-    return b >= 10 * 1024 * mib ? std::to_string(static_cast<std::uint64_t>(std::ceil(b / mib / 1024))) + " GiB"
-                                : std::to_string(static_cast<std::uint64_t>(std::ceil(b / mib))) + " MiB";
+    return b >= 10 * 1024 * mib
+               ? std::to_string(static_cast<std::uint64_t>(std::ceil(b / mib / 1024))) + " GiB"
+               : std::to_string(static_cast<std::uint64_t>(std::ceil(b / mib))) + " MiB";
   };
   // The input, plus room for scratch and baselines, on the device; the host holds its own copy.
   const double on_device = bytes + bytes / 8 + 64 * mib;
   if (device_.backend() == Backend::sim) {
     const double needed = on_device + bytes;
     if (needed > static_cast<double>(device_.free_bytes()))
-      throw OutOfDeviceMemory("not enough memory: N = " + std::to_string(n) + " needs about " + text(needed) +
-                              " on the CPU SIMT simulator (the input, its copy in simulated device memory, and "
-                              "scratch), which has " + text(static_cast<double>(device_.free_bytes())) + " free");
+      throw OutOfDeviceMemory(
+          "not enough memory: N = " + std::to_string(n) + " needs about " + text(needed) +
+          " on the CPU SIMT simulator (the input, its copy in simulated device memory, and "
+          "scratch), which has " +
+          text(static_cast<double>(device_.free_bytes())) + " free");
     return;
   }
   if (on_device > static_cast<double>(device_.free_bytes()))
-    throw OutOfDeviceMemory("not enough memory: N = " + std::to_string(n) + " needs about " + text(on_device) +
-                            " on the " + device_.name() + ", which has " +
+    throw OutOfDeviceMemory("not enough memory: N = " + std::to_string(n) + " needs about " +
+                            text(on_device) + " on the " + device_.name() + ", which has " +
                             text(static_cast<double>(device_.free_bytes())) + " free");
   if (bytes > static_cast<double>(host_free_bytes()))
-    throw OutOfDeviceMemory("not enough host memory: N = " + std::to_string(n) + " needs about " + text(bytes) +
-                            " for the input on the host, which has " + text(static_cast<double>(host_free_bytes())) +
-                            " free");
+    throw OutOfDeviceMemory("not enough host memory: N = " + std::to_string(n) + " needs about " +
+                            text(bytes) + " for the input on the host, which has " +
+                            text(static_cast<double>(host_free_bytes())) + " free");
 }
 
 CaseResult Session::run(const Plan& plan, unsigned block, bool time_it) {
@@ -101,9 +106,11 @@ CaseResult Session::run(const Plan& plan, unsigned block, bool time_it) {
   DeviceBuffer out(device_, sizeof(float));
   DeviceBuffer scratch(device_, plan.scratch_bytes(n_, block, shape));
   auto call = [&](std::size_t copy) {
-    plan.reduce({copy_ptrs_[copy], out.get<float>(), n_, block, scratch.get(), shape, device_.stream()});
+    plan.reduce(
+        {copy_ptrs_[copy], out.get<float>(), n_, block, scratch.get(), shape, device_.stream()});
   };
-  // Poisoned output and scratch: a kernel that forgets to write shows NaN, never a stale right answer.
+  // Poisoned output and scratch: a kernel that forgets to write shows NaN, never a stale right
+  // answer.
   device_.poison(out.get(), sizeof(float));
   if (scratch.bytes()) device_.poison(scratch.get(), scratch.bytes());
   call(0);
@@ -116,7 +123,8 @@ CaseResult Session::run(const Plan& plan, unsigned block, bool time_it) {
   r.n = n_;
   r.block = block;
   const std::uint64_t depth = plan.depth(n_, block, shape);
-  r.check = {got, reference_, tolerance(reference_, depth), within_tolerance(got, reference_, depth)};
+  r.check = {got, reference_, tolerance(reference_, depth),
+             within_tolerance(got, reference_, depth)};
   if (time_it && r.check.verified) {
     r.timing = device_.time(call, copies_, sampling());
     if (!r.timing->simulated) r.gbps = gigabytes_per_second(n_, r.timing->ms.median);
@@ -131,7 +139,8 @@ std::size_t Session::distinct_results(const Plan& plan, unsigned block, unsigned
   std::set<std::uint32_t> patterns;
   for (unsigned r = 0; r < runs; ++r) {
     device_.poison(out.get(), sizeof(float));
-    plan.reduce({copy_ptrs_[0], out.get<float>(), n_, block, scratch.get(), shape, device_.stream()});
+    plan.reduce(
+        {copy_ptrs_[0], out.get<float>(), n_, block, scratch.get(), shape, device_.stream()});
     device_.synchronize();
     float got = 0.0f;
     device_.download(&got, out.get(), sizeof(float));
@@ -155,7 +164,8 @@ const Baseline& Session::baseline() {
     const DeviceShape s = device_.shape();
     const std::uint64_t threads = std::uint64_t{s.sm_count} * s.max_threads_per_sm;
     const std::uint64_t depth = summation_depth(n_, n_ / std::max<std::uint64_t>(threads, 1) + 64);
-    b.cub_check = Check{got, reference_, tolerance(reference_, depth), within_tolerance(got, reference_, depth)};
+    b.cub_check = Check{got, reference_, tolerance(reference_, depth),
+                        within_tolerance(got, reference_, depth)};
   }
   baseline_ = b;
   return *baseline_;

@@ -1,6 +1,6 @@
 #pragma once
-// One measuring session on one device: makes the input for a size once, checks any plan against
-// the CPU reference, times it over rotated copies, and measures the ceiling and CUB on the same data.
+// One measuring session on one device: makes the input for a size once, checks any plan against the
+// CPU reference, times it over rotated copies, and measures the ceiling and CUB on the same data.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -40,8 +40,9 @@ class Session {
 
   // Makes (or keeps) the input of size n on the host and in the device's rotated copies.
   void prepare(std::uint64_t n);
-  // Throws OutOfDeviceMemory (one line, with the sizes) when an input of n floats cannot fit: on the
-  // device with room for scratch, and on the host; on the simulator both are this machine's memory.
+  // Throws OutOfDeviceMemory (one line, with the sizes) when an input of n floats cannot fit: on
+  // the device with room for scratch, and on the host; on the simulator both are this machine's
+  // memory.
   void check_fits(std::uint64_t n) const;
   std::uint64_t n() const { return n_; }
   const std::vector<float>& host_input() const { return host_; }
@@ -65,7 +66,7 @@ class Session {
   std::uint64_t n_ = ~std::uint64_t{0};
   std::vector<float> host_;
   Reference reference_;
-  DeviceBuffer inputs_;                 // `copies_` rotated copies of the input, 256-byte strided
+  DeviceBuffer inputs_;  // `copies_` rotated copies of the input, 256-byte strided
   std::size_t copies_ = 1;
   std::size_t stride_floats_ = 0;
   std::vector<const float*> copy_ptrs_;

@@ -26,7 +26,8 @@ SimCost measure_sim_cost(const std::function<void(std::uint64_t elements)>& run)
   return c;
 }
 
-double one_run_seconds(const SimCost& small, std::uint64_t elements, const std::function<void()>& run_whole) {
+double one_run_seconds(const SimCost& small, std::uint64_t elements,
+                       const std::function<void()>& run_whole) {
   const double guess = small.fixed_s + small.per_element_s * static_cast<double>(elements);
   if (guess > 3) return guess;
   const auto t0 = std::chrono::steady_clock::now();
@@ -42,22 +43,29 @@ SimCost plan_cost(Device& device, const Plan& plan, unsigned block) {
   DeviceBuffer scratch(device, plan.scratch_bytes(most, block, shape));
   device.upload(in.get(), ones.data(), most * sizeof(float));
   return measure_sim_cost([&](std::uint64_t elements) {
-    plan.reduce({in.get<float>(), out.get<float>(), elements, block, scratch.get(), shape, device.stream()});
+    plan.reduce({in.get<float>(), out.get<float>(), elements, block, scratch.get(), shape,
+                 device.stream()});
     device.synchronize();
   });
 }
 
 void SimEstimate::add(const SimCost& cost, std::uint64_t elements, std::uint64_t runs) {
-  seconds_ += static_cast<double>(runs) * (cost.fixed_s + cost.per_element_s * static_cast<double>(elements));
+  seconds_ += static_cast<double>(runs) *
+              (cost.fixed_s + cost.per_element_s * static_cast<double>(elements));
 }
 
 std::string rough_duration(double s) {
   char buf[32];
-  if (s < 90) std::snprintf(buf, sizeof buf, "%.0f s", std::max(1.0, s));
-  else if (s < 10 * 60) std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
-  else if (s < 90 * 60) std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
-  else if (s < 48 * 3600) std::snprintf(buf, sizeof buf, "%.1f hours", s / 3600);
-  else std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
+  if (s < 90)
+    std::snprintf(buf, sizeof buf, "%.0f s", std::max(1.0, s));
+  else if (s < 10 * 60)
+    std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+  else if (s < 90 * 60)
+    std::snprintf(buf, sizeof buf, "%.0f min", s / 60);
+  else if (s < 48 * 3600)
+    std::snprintf(buf, sizeof buf, "%.1f hours", s / 3600);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
   return buf;
 }
 
@@ -70,11 +78,15 @@ std::string size_text(std::uint64_t n) {
   return std::to_string(n);
 }
 
-void check_sim_estimate(const SimEstimate& e, const std::string& what, const RunOptions& o, std::ostream& out) {
-  const std::string estimate = "about " + rough_duration(e.seconds()) + " for " + what + " (cost measured just now)";
+void check_sim_estimate(const SimEstimate& e, const std::string& what, const RunOptions& o,
+                        std::ostream& out) {
+  const std::string estimate =
+      "about " + rough_duration(e.seconds()) + " for " + what + " (cost measured just now)";
   if (e.seconds() > sim_time_limit_s && !o.sim_no_limit)
-    throw UsageError("the simulator would take " + estimate + ", over its limit of " + rough_duration(sim_time_limit_s) +
-                     ": a smaller size, --check-only or a GPU runs it; --sim-no-limit lifts the limit");
+    throw UsageError(
+        "the simulator would take " + estimate + ", over its limit of " +
+        rough_duration(sim_time_limit_s) +
+        ": a smaller size, --check-only or a GPU runs it; --sim-no-limit lifts the limit");
   if (e.seconds() > sim_say_estimate_s) out << "simulator: " << estimate << '\n' << std::flush;
 }
 

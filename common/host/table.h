@@ -1,5 +1,6 @@
 #pragma once
-// A plain-text table with aligned columns, for the terminal and for pasting into READMEs as Markdown.
+// A plain-text table with aligned columns, for the terminal and for pasting into READMEs as
+// Markdown.
 #include <ostream>
 #include <string>
 #include <vector>

@@ -1,7 +1,8 @@
 #pragma once
 // Typed reductions on the host side (lessons 13-16): which element types and operators exist, typed
 // seeded input, and the CPU reference with a tolerance derived like reference.h's. Arrays are raw
-// bytes here; element i of any type reads back as a double exactly (halves, bfloat16, int32, float).
+// bytes here; element i of any type reads back as a double exactly (halves, bfloat16, int32,
+// float).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -24,16 +25,17 @@ std::size_t dtype_bytes(DType t);
 double accumulator_unit_roundoff(DType t);
 
 enum class ReduceOp { sum, max, min, mean, variance, argmax, argmin };
-inline constexpr ReduceOp all_ops[] = {ReduceOp::sum,      ReduceOp::max,    ReduceOp::min,   ReduceOp::mean,
-                                       ReduceOp::variance, ReduceOp::argmax, ReduceOp::argmin};
+inline constexpr ReduceOp all_ops[] = {ReduceOp::sum,   ReduceOp::max,      ReduceOp::min,
+                                       ReduceOp::mean,  ReduceOp::variance, ReduceOp::argmax,
+                                       ReduceOp::argmin};
 std::string_view to_string(ReduceOp op);
 std::optional<ReduceOp> parse_op(std::string_view name);
 // --ops and --types of lessons 13-16: comma-separated names ("sum,argmax", "float32,float16"); an
 // unknown name is a UsageError that names the option. No names, no entries.
 std::vector<ReduceOp> parse_op_list(const std::string& text);
 std::vector<DType> parse_dtype_list(const std::string& text);
-bool has_index(ReduceOp op);                // argmax, argmin
-bool allows_empty(ReduceOp op);             // only sum: the sum of nothing is 0
+bool has_index(ReduceOp op);     // argmax, argmin
+bool allows_empty(ReduceOp op);  // only sum: the sum of nothing is 0
 
 // Element i of a typed array, exactly, as a double; and a double stored rounded to nearest even
 // (int32: the nearest integer, clamped).
@@ -42,7 +44,8 @@ void store_element(DType t, std::byte* data, std::uint64_t i, double v);
 
 // Values [first, first + n) of the seeded stream (input.h), rounded to the type; int32 takes
 // round(1000 * x), so ties (equal values at different indices) are frequent.
-void fill_typed(std::byte* out, DType t, std::uint64_t n, std::uint64_t seed, Distribution d, std::uint64_t first = 0);
+void fill_typed(std::byte* out, DType t, std::uint64_t n, std::uint64_t seed, Distribution d,
+                std::uint64_t first = 0);
 
 // A typed reduction's answer, as the host reads it: the value (as a double) and, for argmax and
 // argmin, the index.
@@ -53,7 +56,8 @@ struct OpValue {
 
 struct OpReference {
   OpValue expected;
-  double tolerance = 0.0;  // |got - expected| allowed; 0: must be exact (max, min, arg*, integer sums)
+  // |got - expected| allowed; 0: must be exact (max, min, arg*, integer sums)
+  double tolerance = 0.0;
 };
 
 // The reference in higher precision: long double sums (with sum |x| for the bound), exact extremes,
@@ -61,7 +65,8 @@ struct OpReference {
 // input to the result (see summation_depth); the tolerance is Higham's gamma(depth) bound in the
 // accumulator's unit roundoff, scaled per operator (see typed.cpp). NaN anywhere follows the rule:
 // sum, mean, variance expect NaN; max, min, argmax, argmin expect the (first) NaN.
-OpReference typed_reference(ReduceOp op, DType t, const std::byte* data, std::uint64_t n, std::uint64_t depth);
+OpReference typed_reference(ReduceOp op, DType t, const std::byte* data, std::uint64_t n,
+                            std::uint64_t depth);
 // NaN matches NaN; indices must be equal; values within the tolerance (infinities: equal).
 bool matches(const OpReference& ref, const OpValue& got, ReduceOp op);
 

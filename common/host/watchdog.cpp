@@ -1,7 +1,7 @@
 #include "common/host/watchdog.h"
 
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -54,7 +54,8 @@ WatchedRun run_watched(const std::function<int(const Reporter&)>& work, double q
   auto deadline = clock::now() + std::chrono::duration<double>(quiet_limit_s);
   bool open = true;
   while (open) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
     if (left <= 0) {
       ::kill(child, SIGKILL);
       run.end = WatchedRun::End::silent;
@@ -74,7 +75,8 @@ WatchedRun run_watched(const std::function<int(const Reporter&)>& work, double q
       run.lines.push_back(pending.substr(0, nl));
       pending.erase(0, nl + 1);
     }
-    deadline = clock::now() + std::chrono::duration<double>(quiet_limit_s);  // it is alive and working
+    // it is alive and working
+    deadline = clock::now() + std::chrono::duration<double>(quiet_limit_s);
   }
   ::close(fds[0]);
   int status = 0;

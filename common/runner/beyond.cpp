@@ -23,8 +23,10 @@ struct Lesson {
   const char* exe;
   bool takes_baseline;  // lessons 14-16 compare with torch.sum
 };
-constexpr Lesson lessons[] = {{"13_operators_and_types", false}, {"14_row_reduce", true},
-                              {"15_column_reduce", true}, {"16_any_axes", true}};
+constexpr Lesson lessons[] = {{"13_operators_and_types", false},
+                              {"14_row_reduce", true},
+                              {"15_column_reduce", true},
+                              {"16_any_axes", true}};
 
 // Runs argv[0] with argv, its output on ours; returns its exit code (128 + signal when killed).
 int run_program(const std::vector<std::string>& args) {
@@ -48,7 +50,8 @@ int run_program(const std::vector<std::string>& args) {
 nlohmann::json read_record(const fs::path& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("beyond: " + path.string() + " was not written");
-  return nlohmann::json::parse(in);  // our own lessons wrote it: a parse error is a bug, and says so
+  // our own lessons wrote it: a parse error is a bug, and says so
+  return nlohmann::json::parse(in);
 }
 
 }  // namespace
@@ -56,20 +59,27 @@ nlohmann::json read_record(const fs::path& path) {
 int run_beyond(const char* self, const BeyondOptions& o) {
   const fs::path dir = fs::absolute(self).parent_path();
   for (const auto& l : lessons)
-    if (!fs::exists(dir / l.exe)) throw UsageError(std::string("beyond: ") + l.exe + " is not built in " + dir.string());
+    if (!fs::exists(dir / l.exe))
+      throw UsageError(std::string("beyond: ") + l.exe + " is not built in " + dir.string());
   if (!o.baseline_path.empty() && !fs::exists(o.baseline_path))
     throw UsageError("beyond: no baseline file " + o.baseline_path);
-  // Each lesson writes its own record beside the merged one (or in a scratch folder), removed after.
-  const fs::path scratch = o.json_path.empty() ? fs::temp_directory_path() : fs::absolute(o.json_path).parent_path();
-  nlohmann::json merged = {{"schema", "reducelab.beyond"}, {"version", 1}, {"runs", nlohmann::json::array()},
+  // Each lesson writes its own record beside the merged one (or in a scratch folder), removed
+  // after.
+  const fs::path scratch =
+      o.json_path.empty() ? fs::temp_directory_path() : fs::absolute(o.json_path).parent_path();
+  nlohmann::json merged = {{"schema", "reducelab.beyond"},
+                           {"version", 1},
+                           {"runs", nlohmann::json::array()},
                            {"lessons", nlohmann::json::object()}};
   int failed = 0;
   for (const auto& l : lessons) {
     std::cout << "\n== " << l.exe << " ==\n";
-    const fs::path record = scratch / (".reducelab-beyond-" + std::to_string(::getpid()) + "-" + l.exe + ".json");
+    const fs::path record =
+        scratch / (".reducelab-beyond-" + std::to_string(::getpid()) + "-" + l.exe + ".json");
     std::vector<std::string> args{(dir / l.exe).string()};
     if (!o.backend.empty()) args.insert(args.end(), {"--backend", o.backend});
-    if (l.takes_baseline && !o.baseline_path.empty()) args.insert(args.end(), {"--baseline", o.baseline_path});
+    if (l.takes_baseline && !o.baseline_path.empty())
+      args.insert(args.end(), {"--baseline", o.baseline_path});
     if (o.check_only) args.push_back("--check-only");
     if (!o.json_path.empty()) args.insert(args.end(), {"--json", record.string()});
     const int code = run_program(args);
@@ -90,10 +100,11 @@ int run_beyond(const char* self, const BeyondOptions& o) {
   }
   if (!o.json_path.empty()) {
     write_json_file(o.json_path, merged);
-    std::cout << "\nwrote " << merged["runs"].size() << " runs of " << merged["lessons"].size() << " lessons to "
-              << o.json_path << '\n';
+    std::cout << "\nwrote " << merged["runs"].size() << " runs of " << merged["lessons"].size()
+              << " lessons to " << o.json_path << '\n';
   }
-  if (failed > 0) std::cout << "beyond: " << failed << " of " << std::size(lessons) << " lessons failed\n";
+  if (failed > 0)
+    std::cout << "beyond: " << failed << " of " << std::size(lessons) << " lessons failed\n";
   return failed == 0 ? 0 : 1;
 }
 

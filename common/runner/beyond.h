@@ -1,13 +1,14 @@
 #pragma once
 // `reducelab beyond`: the lessons beyond the sum (13 operators x types, 14 rows, 15 columns, 16 any
-// axes), each its own program, run one after another from the runner's folder, their tables
-// printed as they come and merged into one JSON record (schema reducelab.beyond, common/RESULTS.md).
+// axes), each its own program, run one after another from the runner's folder, their tables printed
+// as they come and merged into one JSON record (schema reducelab.beyond, common/RESULTS.md).
 #include <string>
 
 namespace rl {
 
 struct BeyondOptions {
-  std::string backend;        // "gpu" or "sim"; empty: each lesson's default (the GPU when one is visible)
+  // "gpu" or "sim"; empty: each lesson's default (the GPU when one is visible)
+  std::string backend;
   std::string baseline_path;  // PyTorch's times for lessons 14-16 (tests/device/torch_baselines.py)
   std::string json_path;      // the merged record; empty: none
   bool check_only = false;    // verify, don't time

@@ -1,9 +1,9 @@
-// reducelab: the whole ladder in one program.
-//   reducelab ladder   every lesson at one size, one table (the README's main job)
-//   reducelab bench    every lesson over a range of sizes, with the ceiling and CUB, into one JSON file
-//   reducelab beyond   lessons 13-16 (operators and types, rows, columns, any axes): their tables, one JSON
-//   reducelab scaling  lesson 17 over 1, 2, 4, 8 GPUs (as present): local, collective, aggregate GB/s
-//   reducelab bugs     lesson 18, a side lesson: nine classic mistakes, one line each (18_common_bugs)
+// reducelab: the whole ladder in one program. reducelab ladder   every lesson at one size, one
+//   table (the README's main job) reducelab bench    every lesson over a range of sizes, with the
+//   ceiling and CUB, into one JSON file reducelab beyond   lessons 13-16 (operators and types,
+//   rows, columns, any axes): their tables, one JSON reducelab scaling  lesson 17 over 1, 2, 4, 8
+//   GPUs (as present): local, collective, aggregate GB/s reducelab bugs     lesson 18, a side
+//   lesson: nine classic mistakes, one line each (18_common_bugs)
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -41,12 +41,14 @@ std::vector<std::pair<const Plan*, unsigned>> ladder_runs(Backend b, const RunOp
 
 // On the simulator: the estimate of `runs` runs of every plan at each size, refused or said
 // (sim_budget.h). Nothing is measured for runs that are short at any cost.
-void check_ladder_estimate(Device& device, const RunOptions& o, const std::vector<std::uint64_t>& sizes,
-                           std::uint64_t runs, const std::string& what) {
+void check_ladder_estimate(Device& device, const RunOptions& o,
+                           const std::vector<std::uint64_t>& sizes, std::uint64_t runs,
+                           const std::string& what) {
   if (device.backend() != Backend::sim) return;
   const auto plans = ladder_runs(Backend::sim, o);
   double elements = 0;
-  for (const std::uint64_t n : sizes) elements += static_cast<double>(n) * static_cast<double>(runs * plans.size());
+  for (const std::uint64_t n : sizes)
+    elements += static_cast<double>(n) * static_cast<double>(runs * plans.size());
   if (elements < static_cast<double>(sim_measure_above)) return;
   SimEstimate estimate;
   for (const auto& [plan, block] : plans) {
@@ -60,8 +62,11 @@ void check_ladder_estimate(Device& device, const RunOptions& o, const std::vecto
 void note_absent_lessons(std::ostream& out, Backend b) {
   for (const auto& p : ladder_plans())
     if (p.lesson == 12 && p.backend == b) return;
-  out << "lesson 12 (versus_cub) is not in this table: its kernels are NVIDIA's CUB and Thrust, which run only on a "
-      << (b == Backend::sim ? "GPU (the simulator runs our own kernels only)" : "GPU, in a build with CUDA") << '\n';
+  out << "lesson 12 (versus_cub) is not in this table: its kernels are NVIDIA's CUB and Thrust, "
+         "which run only on a "
+      << (b == Backend::sim ? "GPU (the simulator runs our own kernels only)"
+                            : "GPU, in a build with CUDA")
+      << '\n';
 }
 
 int ladder(const RunOptions& o) {
@@ -72,14 +77,17 @@ int ladder(const RunOptions& o) {
   const std::uint64_t runs = 1 + (o.check_only ? 0 : samples(o, device->backend()));
   check_ladder_estimate(*device, o, {n}, runs,
                         std::to_string(runs) + " runs of each of the ladder's " +
-                            std::to_string(ladder_runs(device->backend(), o).size()) + " kernels over " + size_text(n) +
-                            " elements");
+                            std::to_string(ladder_runs(device->backend(), o).size()) +
+                            " kernels over " + size_text(n) + " elements");
   session.prepare(n);
-  std::cout << "ladder: N = " << n << " floats (" << general(static_cast<double>(n) * 4.0 / (1 << 20), 4) << " MiB), block " << o.block
-            << (o.block_given ? "" : " (or the lesson's own)")
-            << ", seed " << o.seed << " (" << to_string(o.distribution) << ")";
-  if (o.check_only) std::cout << ", checked, not timed\n\n";
-  else std::cout << ", median of " << session.sampling().samples << " samples\n\n";
+  std::cout << "ladder: N = " << n << " floats ("
+            << general(static_cast<double>(n) * 4.0 / (1 << 20), 4) << " MiB), block " << o.block
+            << (o.block_given ? "" : " (or the lesson's own)") << ", seed " << o.seed << " ("
+            << to_string(o.distribution) << ")";
+  if (o.check_only)
+    std::cout << ", checked, not timed\n\n";
+  else
+    std::cout << ", median of " << session.sampling().samples << " samples\n\n";
   const Baseline* baseline = o.check_only ? nullptr : &session.baseline();
   const auto results = run_ladder(session, o.block, o.block_given, !o.check_only);
   print_ladder_table(std::cout, results, baseline);
@@ -87,17 +95,20 @@ int ladder(const RunOptions& o) {
   if (!o.json_path.empty()) {
     std::vector<nlohmann::json> runs_json;
     for (const auto& r : results) runs_json.push_back(to_json(r, o, baseline));
-    write_json_file(o.json_path, results_document(*device, o, runs_json, baseline ? std::vector{to_json(*baseline)}
-                                                                                  : std::vector<nlohmann::json>{}));
+    write_json_file(o.json_path, results_document(*device, o, runs_json,
+                                                  baseline ? std::vector{to_json(*baseline)}
+                                                           : std::vector<nlohmann::json>{}));
   }
   return all_verified(results) ? exit_ok : exit_failed;
 }
 
 int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
-  if (from > to) throw UsageError("--from " + std::to_string(from) + " is above --to " + std::to_string(to));
+  if (from > to)
+    throw UsageError("--from " + std::to_string(from) + " is above --to " + std::to_string(to));
   if (at < from || at > to)
-    throw UsageError("--at " + std::to_string(at) + " is outside --from " + std::to_string(from) + " to --to " +
-                     std::to_string(to) + ": the ladder table is printed at one of the sizes measured");
+    throw UsageError("--at " + std::to_string(at) + " is outside --from " + std::to_string(from) +
+                     " to --to " + std::to_string(to) +
+                     ": the ladder table is printed at one of the sizes measured");
   auto device = open_device(o, std::cout);
   Session session(*device, o);
   session.check_fits(std::uint64_t{1} << to);
@@ -106,15 +117,17 @@ int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
   const std::uint64_t runs = 1 + samples(o, device->backend());
   check_ladder_estimate(*device, o, sizes, runs,
                         std::to_string(runs) + " runs of each of the ladder's " +
-                            std::to_string(ladder_runs(device->backend(), o).size()) + " kernels at each of 2^" +
-                            std::to_string(from) + " to 2^" + std::to_string(to) + " elements");
+                            std::to_string(ladder_runs(device->backend(), o).size()) +
+                            " kernels at each of 2^" + std::to_string(from) + " to 2^" +
+                            std::to_string(to) + " elements");
   std::vector<nlohmann::json> runs_json, baselines;
   std::vector<CaseResult> at_results;
   const Baseline* at_baseline = nullptr;
   Baseline kept;
   bool ok = true;
   for (unsigned e = from; e <= to; ++e) {
-    std::cerr << "\rbench: N = 2^" << e << " (" << (e - from + 1) << " of " << (to - from + 1) << ")   " << std::flush;
+    std::cerr << "\rbench: N = 2^" << e << " (" << (e - from + 1) << " of " << (to - from + 1)
+              << ")   " << std::flush;
     session.prepare(std::uint64_t{1} << e);
     const Baseline& b = session.baseline();
     baselines.push_back(to_json(b));
@@ -140,13 +153,15 @@ int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
 // runner hands its arguments, --help included, on to one, from the folder the runner itself is in.
 // `why_absent` says why a build may lack it.
 int hand_on(const char* self, const std::string& command, const std::string& lesson,
-            const std::vector<std::string>& first, const std::vector<std::string>& args, const std::string& why_absent) {
+            const std::vector<std::string>& first, const std::vector<std::string>& args,
+            const std::string& why_absent) {
   const auto exe = std::filesystem::absolute(self).parent_path() / lesson;
   if (!std::filesystem::exists(exe)) {
     for (const auto& a : args)
       if (a == "--help" || a == "-h") {
-        std::cout << "reducelab " << command << " [" << lesson << "'s options]: runs " << exe.string()
-                  << " with them; that lesson is not built here (" << why_absent << ")\n";
+        std::cout << "reducelab " << command << " [" << lesson << "'s options]: runs "
+                  << exe.string() << " with them; that lesson is not built here (" << why_absent
+                  << ")\n";
         return exit_ok;
       }
     throw UsageError(command + ": " + lesson + " was not built here (" + why_absent + ")");
@@ -173,43 +188,59 @@ int main(int argc, char** argv) {
   return guarded([&] {
     CLI::App app("ReduceLab: the parallel-reduction ladder, checked and measured", "reducelab");
     app.require_subcommand(1);
-    auto* ladder_cmd = app.add_subcommand("ladder", "run every lesson at one size and print the ladder table");
-    RunOptionParser ladder_options(*ladder_cmd, {opt_n | opt_block | opt_reps | opt_seed | opt_dist | opt_json |
-                                                     opt_check_only | opt_backend | opt_sim | opt_racecheck});
-    auto* bench_cmd = app.add_subcommand("bench", "run every lesson over N = 2^from .. 2^to and write one JSON file");
-    RunOptionSet bench_set{opt_block | opt_reps | opt_seed | opt_dist | opt_json | opt_backend | opt_sim | opt_racecheck};
+    auto* ladder_cmd =
+        app.add_subcommand("ladder", "run every lesson at one size and print the ladder table");
+    RunOptionParser ladder_options(*ladder_cmd,
+                                   {opt_n | opt_block | opt_reps | opt_seed | opt_dist | opt_json |
+                                    opt_check_only | opt_backend | opt_sim | opt_racecheck});
+    auto* bench_cmd = app.add_subcommand(
+        "bench", "run every lesson over N = 2^from .. 2^to and write one JSON file");
+    RunOptionSet bench_set{opt_block | opt_reps | opt_seed | opt_dist | opt_json | opt_backend |
+                           opt_sim | opt_racecheck};
     bench_set.json_help = "write every result, with the ceiling and CUB at each size, to this file";
     bench_set.json_required = true;
     RunOptionParser bench_options(*bench_cmd, bench_set);
     std::string from = "10", to = "28", at = "24";
-    bench_cmd->add_option("--from", from, "smallest size, 2^K")->type_name("K")->capture_default_str();
-    bench_cmd->add_option("--to", to, "largest size, 2^K (K at most 34)")->type_name("K")->capture_default_str();
+    bench_cmd->add_option("--from", from, "smallest size, 2^K")
+        ->type_name("K")
+        ->capture_default_str();
+    bench_cmd->add_option("--to", to, "largest size, 2^K (K at most 34)")
+        ->type_name("K")
+        ->capture_default_str();
     bench_cmd->add_option("--at", at, "print the ladder table at 2^K (K from --from to --to)")
         ->type_name("K")
         ->capture_default_str();
-    auto* beyond_cmd = app.add_subcommand(
-        "beyond", "lessons 13-16 (operators x types, rows, columns, any axes), each at its own sizes; --json FILE");
+    auto* beyond_cmd = app.add_subcommand("beyond",
+                                          "lessons 13-16 (operators x types, rows, columns, any "
+                                          "axes), each at its own sizes; --json FILE");
     BeyondOptions beyond_options;
-    beyond_cmd->add_option("--backend", beyond_options.backend, "gpu or sim (default: the GPU when one is visible)");
-    beyond_cmd->add_option("--baseline", beyond_options.baseline_path,
-                           "PyTorch's times for lessons 14-16 (tests/device/torch_baselines.py --out FILE)");
-    beyond_cmd->add_option("--json", beyond_options.json_path, "write every lesson's table into this file (reducelab.beyond)");
+    beyond_cmd->add_option("--backend", beyond_options.backend,
+                           "gpu or sim (default: the GPU when one is visible)");
+    beyond_cmd->add_option(
+        "--baseline", beyond_options.baseline_path,
+        "PyTorch's times for lessons 14-16 (tests/device/torch_baselines.py --out FILE)");
+    beyond_cmd->add_option("--json", beyond_options.json_path,
+                           "write every lesson's table into this file (reducelab.beyond)");
     beyond_cmd->add_flag("--check-only", beyond_options.check_only, "verify, don't time");
-    auto* scaling_cmd = app.add_subcommand(
-        "scaling", "lesson 17: 2^28 floats per GPU (or --n-per-gpu) on 1, 2, 4, 8 GPUs as present; its options are "
-                   "lesson 17's (reducelab scaling --help lists them)");
+    auto* scaling_cmd = app.add_subcommand("scaling",
+                                           "lesson 17: 2^28 floats per GPU (or --n-per-gpu) on 1, "
+                                           "2, 4, 8 GPUs as present; its options are "
+                                           "lesson 17's (reducelab scaling --help lists them)");
     scaling_cmd->prefix_command();  // everything after `scaling`, --help included, is lesson 17's
     scaling_cmd->set_help_flag();
-    auto* bugs_cmd = app.add_subcommand(
-        "bugs", "lesson 18 (a side lesson): nine classic mistakes, on the GPU or the simulator, one line each; "
-                "its options are lesson 18's (reducelab bugs --help lists them)");
+    auto* bugs_cmd =
+        app.add_subcommand("bugs",
+                           "lesson 18 (a side lesson): nine classic mistakes, on the GPU or the "
+                           "simulator, one line each; "
+                           "its options are lesson 18's (reducelab bugs --help lists them)");
     bugs_cmd->prefix_command();
     bugs_cmd->set_help_flag();
     if (!parse_command_line(app, argc, argv)) return exit_ok;
     if (*ladder_cmd) return ladder(ladder_options.resolve());
     if (*scaling_cmd) return scaling(argv[0], scaling_cmd->remaining());
     if (*bugs_cmd)
-      return hand_on(argv[0], "bugs", "18_common_bugs", {}, bugs_cmd->remaining(), "it was left out of this build");
+      return hand_on(argv[0], "bugs", "18_common_bugs", {}, bugs_cmd->remaining(),
+                     "it was left out of this build");
     if (*beyond_cmd) {
       parse_backend(beyond_options.backend);  // gpu, sim or nothing
       if (!beyond_options.json_path.empty()) check_output_path(beyond_options.json_path, "--json");
@@ -218,6 +249,7 @@ int main(int argc, char** argv) {
     const auto power = [](const std::string& text, const char* option) {
       return static_cast<unsigned>(parse_count(text, option, 34));
     };
-    return bench(bench_options.resolve(), power(from, "--from"), power(to, "--to"), power(at, "--at"));
+    return bench(bench_options.resolve(), power(from, "--from"), power(to, "--to"),
+                 power(at, "--at"));
   });
 }

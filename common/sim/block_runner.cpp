@@ -25,17 +25,18 @@ thread_local BlockRunner* t_current = nullptr;
 // Calls f(lane) for each set bit of mask, lowest lane first.
 template <class F>
 void for_lanes(unsigned mask, F&& f) {
-    for (unsigned m = mask; m != 0; m &= m - 1) f(static_cast<unsigned>(std::countr_zero(m)));
+  for (unsigned m = mask; m != 0; m &= m - 1) f(static_cast<unsigned>(std::countr_zero(m)));
 }
 
 std::vector<unsigned> lanes_of(unsigned mask) {
-    std::vector<unsigned> lanes;
-    for_lanes(mask, [&](unsigned l) { lanes.push_back(l); });
-    return lanes;
+  std::vector<unsigned> lanes;
+  for_lanes(mask, [&](unsigned l) { lanes.push_back(l); });
+  return lanes;
 }
 
 bool is_shuffle(WarpOp op) {
-    return op == WarpOp::shfl_idx || op == WarpOp::shfl_up || op == WarpOp::shfl_down || op == WarpOp::shfl_xor;
+  return op == WarpOp::shfl_idx || op == WarpOp::shfl_up || op == WarpOp::shfl_down ||
+         op == WarpOp::shfl_xor;
 }
 
 // Set by a trace recorder between launches, read by the blocks of a launch: an atomic, so host
@@ -46,409 +47,446 @@ std::atomic<SyncObserver> sync_observer{nullptr};
 
 BlockRunner* BlockRunner::current() noexcept { return t_current; }
 
-void BlockRunner::report_sync(unsigned warp, unsigned warp_mask, const std::source_location& loc) const {
-    const SyncObserver observe = sync_observer.load(std::memory_order_acquire);
-    if (!observe) return;
-    const unsigned block = block_.x + config_.grid.x * (block_.y + config_.grid.y * block_.z);
-    observe(SyncEvent{block, warp, warp_mask, static_cast<unsigned>(loc.line())});
+void BlockRunner::report_sync(unsigned warp, unsigned warp_mask,
+                              const std::source_location& loc) const {
+  const SyncObserver observe = sync_observer.load(std::memory_order_acquire);
+  if (!observe) return;
+  const unsigned block = block_.x + config_.grid.x * (block_.y + config_.grid.y * block_.z);
+  observe(SyncEvent{block, warp, warp_mask, static_cast<unsigned>(loc.line())});
 }
 
-BlockRunner::BlockRunner(const LaunchConfig& config, StackPool& stacks) : config_(config), stacks_(stacks) {
-    n_ = config.block.x * config.block.y * config.block.z;
-    warps_ = (n_ + 31) / 32;
-    threads_.resize(n_);
-    ready_.reserve(n_);
-    round_.reserve(n_);
-    warp_waiting_.assign(warps_, 0);
-    warp_exited_.assign(warps_, 0);
-    // Dynamic shared memory ends exactly at an inaccessible page, so a read or write past its last
-    // byte faults at once (a kernel indexing partial[tid + stride] past the block, say) instead of
-    // quietly touching a neighbour's memory; the grader turns that fault into a report.
-    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    smem_alloc_ = (std::max<std::size_t>(config.dynamic_smem_bytes, 16) + 15) / 16 * 16;
-    const std::size_t body = (smem_alloc_ + page - 1) / page * page;
-    map_bytes_ = body + page;
-    void* map = ::mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (map == MAP_FAILED) throw std::bad_alloc();
-    map_ = static_cast<unsigned char*>(map);
-    guard_ = map_ + body;
-    if (::mprotect(guard_, page, PROT_NONE) != 0) {
-        ::munmap(map_, map_bytes_);
-        throw std::bad_alloc();
-    }
-    smem_ = guard_ - smem_alloc_;  // 16-byte aligned: body and smem_alloc_ are multiples of 16
-    if (config.options.racecheck)
-        race_ = std::make_unique<RaceDetector>(n_, smem_, config.dynamic_smem_bytes, map_, map_ + map_bytes_);
+BlockRunner::BlockRunner(const LaunchConfig& config, StackPool& stacks)
+    : config_(config), stacks_(stacks) {
+  n_ = config.block.x * config.block.y * config.block.z;
+  warps_ = (n_ + 31) / 32;
+  threads_.resize(n_);
+  ready_.reserve(n_);
+  round_.reserve(n_);
+  warp_waiting_.assign(warps_, 0);
+  warp_exited_.assign(warps_, 0);
+  // Dynamic shared memory ends exactly at an inaccessible page, so a read or write past its last
+  // byte faults at once (a kernel indexing partial[tid + stride] past the block, say) instead of
+  // quietly touching a neighbour's memory; the grader turns that fault into a report.
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  smem_alloc_ = (std::max<std::size_t>(config.dynamic_smem_bytes, 16) + 15) / 16 * 16;
+  const std::size_t body = (smem_alloc_ + page - 1) / page * page;
+  map_bytes_ = body + page;
+  void* map =
+      ::mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED) throw std::bad_alloc();
+  map_ = static_cast<unsigned char*>(map);
+  guard_ = map_ + body;
+  if (::mprotect(guard_, page, PROT_NONE) != 0) {
+    ::munmap(map_, map_bytes_);
+    throw std::bad_alloc();
+  }
+  smem_ = guard_ - smem_alloc_;  // 16-byte aligned: body and smem_alloc_ are multiples of 16
+  if (config.options.racecheck)
+    race_ = std::make_unique<RaceDetector>(n_, smem_, config.dynamic_smem_bytes, map_,
+                                           map_ + map_bytes_);
 }
 
 BlockRunner::~BlockRunner() { ::munmap(map_, map_bytes_); }
 
 bool BlockRunner::in_shared_guard(const void* address) const noexcept {
-    const auto* a = static_cast<const unsigned char*>(address);
-    return a >= guard_ && a < map_ + map_bytes_;
+  const auto* a = static_cast<const unsigned char*>(address);
+  return a >= guard_ && a < map_ + map_bytes_;
 }
 
 std::exception_ptr BlockRunner::run(uint3 block_index) {
-    block_ = block_index;
-    blockIdx = block_index;
-    blockDim = config_.block;
-    gridDim = config_.grid;
-    std::memset(smem_, 0xFF, smem_alloc_);
-    if (race_) race_->start_block();
+  block_ = block_index;
+  blockIdx = block_index;
+  blockDim = config_.block;
+  gridDim = config_.grid;
+  std::memset(smem_, 0xFF, smem_alloc_);
+  if (race_) race_->start_block();
 
-    const unsigned bx = config_.block.x, by = config_.block.y;
-    ready_.clear();
-    for (unsigned id = 0; id < n_; ++id) {
-        Thread& t = threads_[id];
-        t.index = uint3{id % bx, (id / bx) % by, id / (bx * by)};
-        t.state = State::ready;
-        t.fiber = ctx::fiber(std::allocator_arg, PooledStack(stacks_), [this, id](ctx::fiber&& sched) {
-            scheduler_ = std::move(sched);
-            thread_main(id);
-            return std::move(scheduler_);
-        });
-        ready_.push_back(id);
-    }
-    std::fill(warp_waiting_.begin(), warp_waiting_.end(), 0u);
-    std::fill(warp_exited_.begin(), warp_exited_.end(), 0u);
-    live_ = n_;
-    barrier_count_ = 0;
-    barrier_true_ = 0;
-    barrier_mixed_ = false;
-    error_ = nullptr;
-    if (config_.options.schedule == Schedule::shuffled) {
-        const std::uint64_t linear = block_index.x + std::uint64_t{config_.grid.x} *
-                                                         (block_index.y + std::uint64_t{config_.grid.y} * block_index.z);
-        std::seed_seq seq{config_.options.seed, static_cast<unsigned>(linear), static_cast<unsigned>(linear >> 32)};
-        rng_.seed(seq);
-    }
+  const unsigned bx = config_.block.x, by = config_.block.y;
+  ready_.clear();
+  for (unsigned id = 0; id < n_; ++id) {
+    Thread& t = threads_[id];
+    t.index = uint3{id % bx, (id / bx) % by, id / (bx * by)};
+    t.state = State::ready;
+    t.fiber = ctx::fiber(std::allocator_arg, PooledStack(stacks_), [this, id](ctx::fiber&& sched) {
+      scheduler_ = std::move(sched);
+      thread_main(id);
+      return std::move(scheduler_);
+    });
+    ready_.push_back(id);
+  }
+  std::fill(warp_waiting_.begin(), warp_waiting_.end(), 0u);
+  std::fill(warp_exited_.begin(), warp_exited_.end(), 0u);
+  live_ = n_;
+  barrier_count_ = 0;
+  barrier_true_ = 0;
+  barrier_mixed_ = false;
+  error_ = nullptr;
+  if (config_.options.schedule == Schedule::shuffled) {
+    const std::uint64_t linear =
+        block_index.x + std::uint64_t{config_.grid.x} *
+                            (block_index.y + std::uint64_t{config_.grid.y} * block_index.z);
+    std::seed_seq seq{config_.options.seed, static_cast<unsigned>(linear),
+                      static_cast<unsigned>(linear >> 32)};
+    rng_.seed(seq);
+  }
 
-    BlockRunner* const outer = t_current;
-    t_current = this;
-    running_ = true;
-    while (live_ > 0 && !error_) {
-        if (ready_.empty()) {
-            error_ = deadlock_report();
-            break;
-        }
-        order_round();
-        for (unsigned id : round_) {
-            Thread& t = threads_[id];
-            current_ = id;
-            threadIdx = t.index;
-            t.fiber = std::move(t.fiber).resume();
-            if (error_) break;
-        }
+  BlockRunner* const outer = t_current;
+  t_current = this;
+  running_ = true;
+  while (live_ > 0 && !error_) {
+    if (ready_.empty()) {
+      error_ = deadlock_report();
+      break;
     }
-    // After an error: unwind every unfinished fiber (boost throws forced_unwind into it,
-    // running the destructors of the kernel's locals) and recycle its stack.
-    running_ = false;
-    for (unsigned id = 0; id < n_; ++id) {
-        if (threads_[id].fiber) {
-            current_ = id;
-            threadIdx = threads_[id].index;
-            ctx::fiber doomed = std::move(threads_[id].fiber);
-        }
+    order_round();
+    for (unsigned id : round_) {
+      Thread& t = threads_[id];
+      current_ = id;
+      threadIdx = t.index;
+      t.fiber = std::move(t.fiber).resume();
+      if (error_) break;
     }
-    round_.clear();
-    ready_.clear();
-    t_current = outer;
-    return error_;
+  }
+  // After an error: unwind every unfinished fiber (boost throws forced_unwind into it,
+  // running the destructors of the kernel's locals) and recycle its stack.
+  running_ = false;
+  for (unsigned id = 0; id < n_; ++id) {
+    if (threads_[id].fiber) {
+      current_ = id;
+      threadIdx = threads_[id].index;
+      ctx::fiber doomed = std::move(threads_[id].fiber);
+    }
+  }
+  round_.clear();
+  ready_.clear();
+  t_current = outer;
+  return error_;
 }
 
 void BlockRunner::order_round() {
-    round_.swap(ready_);
-    ready_.clear();
-    switch (config_.options.schedule) {
-        case Schedule::lane_order:
-            if (!std::is_sorted(round_.begin(), round_.end())) std::sort(round_.begin(), round_.end());
-            break;
-        case Schedule::reverse_lanes:
-            if (std::is_sorted(round_.begin(), round_.end()))
-                std::reverse(round_.begin(), round_.end());
-            else
-                std::sort(round_.begin(), round_.end(), std::greater<>());
-            break;
-        case Schedule::shuffled:
-            if (!std::is_sorted(round_.begin(), round_.end())) std::sort(round_.begin(), round_.end());
-            std::shuffle(round_.begin(), round_.end(), rng_);
-            break;
-    }
+  round_.swap(ready_);
+  ready_.clear();
+  switch (config_.options.schedule) {
+    case Schedule::lane_order:
+      if (!std::is_sorted(round_.begin(), round_.end())) std::sort(round_.begin(), round_.end());
+      break;
+    case Schedule::reverse_lanes:
+      if (std::is_sorted(round_.begin(), round_.end()))
+        std::reverse(round_.begin(), round_.end());
+      else
+        std::sort(round_.begin(), round_.end(), std::greater<>());
+      break;
+    case Schedule::shuffled:
+      if (!std::is_sorted(round_.begin(), round_.end())) std::sort(round_.begin(), round_.end());
+      std::shuffle(round_.begin(), round_.end(), rng_);
+      break;
+  }
 }
 
 void BlockRunner::thread_main(unsigned id) {
-    try {
-        config_.call.invoke(config_.call.bound);
-    } catch (const ctx::detail::forced_unwind&) {
-        throw;  // the block is being torn down: let boost unwind this fiber
-    } catch (const KernelError&) {
-        set_error(std::current_exception());
-    } catch (const std::exception& e) {
-        set_error(make_error(id, std::string("uncaught exception: ") + e.what()));
-    } catch (...) {
-        set_error(make_error(id, "uncaught exception of unknown type"));
-    }
-    thread_exit(id);
+  try {
+    config_.call.invoke(config_.call.bound);
+  } catch (const ctx::detail::forced_unwind&) {
+    throw;  // the block is being torn down: let boost unwind this fiber
+  } catch (const KernelError&) {
+    set_error(std::current_exception());
+  } catch (const std::exception& e) {
+    set_error(make_error(id, std::string("uncaught exception: ") + e.what()));
+  } catch (...) {
+    set_error(make_error(id, "uncaught exception of unknown type"));
+  }
+  thread_exit(id);
 }
 
 void BlockRunner::thread_exit(unsigned id) {
-    threads_[id].state = State::exited;
-    --live_;
-    const unsigned warp = id / 32, lane = id % 32;
-    warp_exited_[warp] |= 1u << lane;
-    if (error_) return;
-    // A lane waiting at a collective whose mask names this lane can never be released.
-    for_lanes(warp_waiting_[warp], [&](unsigned l) {
-        const Thread& w = threads_[warp * 32 + l];
-        if (!error_ && (w.mask >> lane & 1u))
-            set_error(make_error(warp * 32 + l, std::string(warp_op_name(w.op)) + " at " + format_location(w.loc) +
-                                                    " with mask " + format_mask(w.mask) + ": lane " +
-                                                    std::to_string(lane) + " named in the mask exited"));
-    });
+  threads_[id].state = State::exited;
+  --live_;
+  const unsigned warp = id / 32, lane = id % 32;
+  warp_exited_[warp] |= 1u << lane;
+  if (error_) return;
+  // A lane waiting at a collective whose mask names this lane can never be released.
+  for_lanes(warp_waiting_[warp], [&](unsigned l) {
+    const Thread& w = threads_[warp * 32 + l];
+    if (!error_ && (w.mask >> lane & 1u))
+      set_error(make_error(warp * 32 + l, std::string(warp_op_name(w.op)) + " at " +
+                                              format_location(w.loc) + " with mask " +
+                                              format_mask(w.mask) + ": lane " +
+                                              std::to_string(lane) + " named in the mask exited"));
+  });
 }
 
 void BlockRunner::yield() { scheduler_ = std::move(scheduler_).resume(); }
 
 void BlockRunner::set_error(std::exception_ptr e) {
-    if (!error_) error_ = std::move(e);
+  if (!error_) error_ = std::move(e);
 }
 
 std::exception_ptr BlockRunner::make_error(unsigned id, const std::string& what) const {
-    return std::make_exception_ptr(
-        KernelError(format_report(config_.kernel_name, block_, threads_[id].index, what)));
+  return std::make_exception_ptr(
+      KernelError(format_report(config_.kernel_name, block_, threads_[id].index, what)));
 }
 
 void BlockRunner::fail(const std::string& what) {
-    throw KernelError(format_report(config_.kernel_name, block_, threads_[current_].index, what));
+  throw KernelError(format_report(config_.kernel_name, block_, threads_[current_].index, what));
 }
 
 int BlockRunner::barrier(BarrierOp op, int predicate, const std::source_location& loc) {
-    if (!running_) return 0;
-    Thread& t = threads_[current_];
-    t.state = State::barrier;
-    t.loc = loc;
-    t.arg = static_cast<std::int64_t>(op);
-    if (barrier_count_ == 0) {
-        barrier_loc_ = loc;
-        barrier_mixed_ = false;
-    } else if (!same_location(loc, barrier_loc_)) {
-        barrier_mixed_ = true;
+  if (!running_) return 0;
+  Thread& t = threads_[current_];
+  t.state = State::barrier;
+  t.loc = loc;
+  t.arg = static_cast<std::int64_t>(op);
+  if (barrier_count_ == 0) {
+    barrier_loc_ = loc;
+    barrier_mixed_ = false;
+  } else if (!same_location(loc, barrier_loc_)) {
+    barrier_mixed_ = true;
+  }
+  ++barrier_count_;
+  if (predicate != 0) ++barrier_true_;
+  if (barrier_count_ == n_) {
+    if (barrier_mixed_) {
+      std::exception_ptr e = deadlock_report();
+      std::rethrow_exception(e);
     }
-    ++barrier_count_;
-    if (predicate != 0) ++barrier_true_;
-    if (barrier_count_ == n_) {
-        if (barrier_mixed_) {
-            std::exception_ptr e = deadlock_report();
-            std::rethrow_exception(e);
-        }
-        for (unsigned id = 0; id < n_; ++id) {
-            Thread& o = threads_[id];
-            switch (static_cast<BarrierOp>(o.arg)) {
-                case BarrierOp::plain: o.result = 0; break;
-                case BarrierOp::count: o.result = barrier_true_; break;
-                case BarrierOp::all: o.result = barrier_true_ == n_; break;
-                case BarrierOp::any: o.result = barrier_true_ != 0; break;
-            }
-            o.state = State::ready;
-            ready_.push_back(id);
-        }
-        barrier_count_ = 0;
-        barrier_true_ = 0;
-        if (race_) race_->block_barrier();
-        report_sync(0, 0, loc);
+    for (unsigned id = 0; id < n_; ++id) {
+      Thread& o = threads_[id];
+      switch (static_cast<BarrierOp>(o.arg)) {
+        case BarrierOp::plain:
+          o.result = 0;
+          break;
+        case BarrierOp::count:
+          o.result = barrier_true_;
+          break;
+        case BarrierOp::all:
+          o.result = barrier_true_ == n_;
+          break;
+        case BarrierOp::any:
+          o.result = barrier_true_ != 0;
+          break;
+      }
+      o.state = State::ready;
+      ready_.push_back(id);
     }
-    yield();
-    return static_cast<int>(t.result);
+    barrier_count_ = 0;
+    barrier_true_ = 0;
+    if (race_) race_->block_barrier();
+    report_sync(0, 0, loc);
+  }
+  yield();
+  return static_cast<int>(t.result);
 }
 
 unsigned BlockRunner::lanes_in_warp(unsigned warp) const {
-    const unsigned count = std::min(32u, n_ - warp * 32);
-    return count == 32 ? ~0u : (1u << count) - 1;
+  const unsigned count = std::min(32u, n_ - warp * 32);
+  return count == 32 ? ~0u : (1u << count) - 1;
 }
 
 unsigned BlockRunner::active_mask() const {
-    const unsigned warp = current_ / 32;
-    return lanes_in_warp(warp) & ~warp_exited_[warp];
+  const unsigned warp = current_ / 32;
+  return lanes_in_warp(warp) & ~warp_exited_[warp];
 }
 
-std::uint64_t BlockRunner::warp(WarpOp op, unsigned mask, std::uint64_t value, std::int64_t arg, int width,
-                                const std::source_location& loc) {
-    if (!running_) return value;
-    const unsigned id = current_, warp = id / 32, lane = id % 32;
-    const std::string where = std::string(warp_op_name(op)) + " at " + format_location(loc) + " with mask " +
-                              format_mask(mask);
-    if (!(mask >> lane & 1u)) fail(where + ": the calling lane " + std::to_string(lane) + " is not in the mask");
-    const unsigned exists = lanes_in_warp(warp);
-    if (mask & ~exists)
-        fail(where + ": lanes " + format_ranges(lanes_of(mask & ~exists)) + " named in the mask do not exist (warp " +
-             std::to_string(warp) + " of this block has " + std::to_string(std::popcount(exists)) + " lanes)");
-    if (mask & warp_exited_[warp])
-        fail(where + ": lanes " + format_ranges(lanes_of(mask & warp_exited_[warp])) +
-             " named in the mask exited");
-    if (is_shuffle(op) && !valid_shuffle_width(width))
-        fail(where + ": width " + std::to_string(width) + " is not a power of two in 1..32");
+std::uint64_t BlockRunner::warp(WarpOp op, unsigned mask, std::uint64_t value, std::int64_t arg,
+                                int width, const std::source_location& loc) {
+  if (!running_) return value;
+  const unsigned id = current_, warp = id / 32, lane = id % 32;
+  const std::string where = std::string(warp_op_name(op)) + " at " + format_location(loc) +
+                            " with mask " + format_mask(mask);
+  if (!(mask >> lane & 1u))
+    fail(where + ": the calling lane " + std::to_string(lane) + " is not in the mask");
+  const unsigned exists = lanes_in_warp(warp);
+  if (mask & ~exists)
+    fail(where + ": lanes " + format_ranges(lanes_of(mask & ~exists)) +
+         " named in the mask do not exist (warp " + std::to_string(warp) + " of this block has " +
+         std::to_string(std::popcount(exists)) + " lanes)");
+  if (mask & warp_exited_[warp])
+    fail(where + ": lanes " + format_ranges(lanes_of(mask & warp_exited_[warp])) +
+         " named in the mask exited");
+  if (is_shuffle(op) && !valid_shuffle_width(width))
+    fail(where + ": width " + std::to_string(width) + " is not a power of two in 1..32");
 
-    Thread& t = threads_[id];
-    t.state = State::warp;
-    t.op = op;
-    t.mask = mask;
-    t.value = value;
-    t.arg = arg;
-    t.width = width;
-    t.loc = loc;
-    warp_waiting_[warp] |= 1u << lane;
+  Thread& t = threads_[id];
+  t.state = State::warp;
+  t.op = op;
+  t.mask = mask;
+  t.value = value;
+  t.arg = arg;
+  t.width = width;
+  t.loc = loc;
+  warp_waiting_[warp] |= 1u << lane;
 
-    if ((warp_waiting_[warp] & mask) == mask) {
-        bool same_group = true, other_kind = false;
-        for_lanes(mask, [&](unsigned l) {
-            const Thread& o = threads_[warp * 32 + l];
-            if (o.mask != mask)
-                same_group = false;
-            else if (o.op != op)
-                other_kind = true;
-        });
-        if (other_kind) {
-            std::map<std::string, std::vector<unsigned>> kinds;
-            for_lanes(mask, [&](unsigned l) {
-                const Thread& o = threads_[warp * 32 + l];
-                if (o.mask == mask)
-                    kinds[std::string(warp_op_name(o.op)) + " at " + format_location(o.loc)].push_back(l);
-            });
-            std::string what = "lanes of mask " + format_mask(mask) + " wait at different warp collectives:";
-            bool first = true;
-            for (const auto& [desc, lanes] : kinds) {
-                what += (first ? " lanes " : ", lanes ") + format_ranges(lanes) + " at " + desc;
-                first = false;
-            }
-            fail(what);
-        }
-        if (same_group) complete_warp_group(warp, mask);
+  if ((warp_waiting_[warp] & mask) == mask) {
+    bool same_group = true, other_kind = false;
+    for_lanes(mask, [&](unsigned l) {
+      const Thread& o = threads_[warp * 32 + l];
+      if (o.mask != mask)
+        same_group = false;
+      else if (o.op != op)
+        other_kind = true;
+    });
+    if (other_kind) {
+      std::map<std::string, std::vector<unsigned>> kinds;
+      for_lanes(mask, [&](unsigned l) {
+        const Thread& o = threads_[warp * 32 + l];
+        if (o.mask == mask)
+          kinds[std::string(warp_op_name(o.op)) + " at " + format_location(o.loc)].push_back(l);
+      });
+      std::string what =
+          "lanes of mask " + format_mask(mask) + " wait at different warp collectives:";
+      bool first = true;
+      for (const auto& [desc, lanes] : kinds) {
+        what += (first ? " lanes " : ", lanes ") + format_ranges(lanes) + " at " + desc;
+        first = false;
+      }
+      fail(what);
     }
-    yield();
-    return t.result;
+    if (same_group) complete_warp_group(warp, mask);
+  }
+  yield();
+  return t.result;
 }
 
 void BlockRunner::complete_warp_group(unsigned warp, unsigned mask) {
-    const unsigned base = warp * 32;
-    const WarpOp op = threads_[base + static_cast<unsigned>(std::countr_zero(mask))].op;
-    switch (op) {
-        case WarpOp::ballot:
-        case WarpOp::all:
-        case WarpOp::any: {
-            unsigned bits = 0;
-            for_lanes(mask, [&](unsigned l) {
-                if (threads_[base + l].value != 0) bits |= 1u << l;
-            });
-            const std::uint64_t result = op == WarpOp::ballot ? bits : op == WarpOp::all ? (bits == mask) : (bits != 0);
-            for_lanes(mask, [&](unsigned l) { threads_[base + l].result = result; });
-            break;
-        }
-        case WarpOp::shfl_idx:
-        case WarpOp::shfl_up:
-        case WarpOp::shfl_down:
-        case WarpOp::shfl_xor:
-            for_lanes(mask, [&](unsigned l) {
-                Thread& t = threads_[base + l];
-                const unsigned src = shuffle_source(t.op, l, t.arg, t.width);
-                // Reading a lane outside the mask is undefined in CUDA: give poison bits.
-                t.result = (mask >> src & 1u) ? threads_[base + src].value : shuffle_poison;
-            });
-            break;
-        case WarpOp::syncwarp:
-            for_lanes(mask, [&](unsigned l) { threads_[base + l].result = 0; });
-            report_sync(warp, mask, threads_[base + static_cast<unsigned>(std::countr_zero(mask))].loc);
-            break;
+  const unsigned base = warp * 32;
+  const WarpOp op = threads_[base + static_cast<unsigned>(std::countr_zero(mask))].op;
+  switch (op) {
+    case WarpOp::ballot:
+    case WarpOp::all:
+    case WarpOp::any: {
+      unsigned bits = 0;
+      for_lanes(mask, [&](unsigned l) {
+        if (threads_[base + l].value != 0) bits |= 1u << l;
+      });
+      const std::uint64_t result = op == WarpOp::ballot ? bits
+                                   : op == WarpOp::all  ? (bits == mask)
+                                                        : (bits != 0);
+      for_lanes(mask, [&](unsigned l) { threads_[base + l].result = result; });
+      break;
     }
-    // Every collective orders the shared-memory accesses of the lanes it names (racecheck.h).
-    if (race_) race_->warp_sync(warp, mask);
-    for_lanes(mask, [&](unsigned l) {
-        threads_[base + l].state = State::ready;
-        ready_.push_back(base + l);
-    });
-    warp_waiting_[warp] &= ~mask;
+    case WarpOp::shfl_idx:
+    case WarpOp::shfl_up:
+    case WarpOp::shfl_down:
+    case WarpOp::shfl_xor:
+      for_lanes(mask, [&](unsigned l) {
+        Thread& t = threads_[base + l];
+        const unsigned src = shuffle_source(t.op, l, t.arg, t.width);
+        // Reading a lane outside the mask is undefined in CUDA: give poison bits.
+        t.result = (mask >> src & 1u) ? threads_[base + src].value : shuffle_poison;
+      });
+      break;
+    case WarpOp::syncwarp:
+      for_lanes(mask, [&](unsigned l) { threads_[base + l].result = 0; });
+      report_sync(warp, mask, threads_[base + static_cast<unsigned>(std::countr_zero(mask))].loc);
+      break;
+  }
+  // Every collective orders the shared-memory accesses of the lanes it names (racecheck.h).
+  if (race_) race_->warp_sync(warp, mask);
+  for_lanes(mask, [&](unsigned l) {
+    threads_[base + l].state = State::ready;
+    ready_.push_back(base + l);
+  });
+  warp_waiting_[warp] &= ~mask;
 }
 
-void BlockRunner::check_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space,
-                               const void* base, std::size_t element_bytes, const std::source_location& loc) {
-    if (!race_ || !running_) return;
-    if (auto conflict = race_->access(current_, address, bytes, kind, space, base, element_bytes, loc))
-        fail(*conflict);
+void BlockRunner::check_access(const void* address, std::size_t bytes, AccessKind kind,
+                               MemorySpace space, const void* base, std::size_t element_bytes,
+                               const std::source_location& loc) {
+  if (!race_ || !running_) return;
+  if (auto conflict =
+          race_->access(current_, address, bytes, kind, space, base, element_bytes, loc))
+    fail(*conflict);
 }
 
 std::string BlockRunner::describe_waits(const std::vector<unsigned>& ids) const {
-    // Groups threads by what they wait at: "threads 0-31 at __syncthreads at k.cuh:3, ..."
-    std::map<std::string, std::vector<unsigned>> groups;
-    for (unsigned id : ids) {
-        const Thread& t = threads_[id];
-        std::string desc;
-        switch (t.state) {
-            case State::barrier: desc = "wait at __syncthreads at " + format_location(t.loc); break;
-            case State::warp:
-                desc = "wait at " + std::string(warp_op_name(t.op)) + " at " + format_location(t.loc) + " with mask " +
-                       format_mask(t.mask);
-                break;
-            case State::exited: desc = "exited"; break;
-            case State::ready: desc = "are runnable"; break;
-        }
-        groups[desc].push_back(id);
+  // Groups threads by what they wait at: "threads 0-31 at __syncthreads at k.cuh:3, ..."
+  std::map<std::string, std::vector<unsigned>> groups;
+  for (unsigned id : ids) {
+    const Thread& t = threads_[id];
+    std::string desc;
+    switch (t.state) {
+      case State::barrier:
+        desc = "wait at __syncthreads at " + format_location(t.loc);
+        break;
+      case State::warp:
+        desc = "wait at " + std::string(warp_op_name(t.op)) + " at " + format_location(t.loc) +
+               " with mask " + format_mask(t.mask);
+        break;
+      case State::exited:
+        desc = "exited";
+        break;
+      case State::ready:
+        desc = "are runnable";
+        break;
     }
-    std::string out;
-    for (const auto& [desc, members] : groups) {
-        if (!out.empty()) out += ", ";
-        out += "threads " + format_ranges(members) + " " + desc;
-    }
-    return out;
+    groups[desc].push_back(id);
+  }
+  std::string out;
+  for (const auto& [desc, members] : groups) {
+    if (!out.empty()) out += ", ";
+    out += "threads " + format_ranges(members) + " " + desc;
+  }
+  return out;
 }
 
 std::exception_ptr BlockRunner::deadlock_report() const {
-    std::vector<unsigned> at_barrier, at_warp, exited;
-    for (unsigned id = 0; id < n_; ++id) {
-        switch (threads_[id].state) {
-            case State::barrier: at_barrier.push_back(id); break;
-            case State::warp: at_warp.push_back(id); break;
-            case State::exited: exited.push_back(id); break;
-            case State::ready: break;
-        }
+  std::vector<unsigned> at_barrier, at_warp, exited;
+  for (unsigned id = 0; id < n_; ++id) {
+    switch (threads_[id].state) {
+      case State::barrier:
+        at_barrier.push_back(id);
+        break;
+      case State::warp:
+        at_warp.push_back(id);
+        break;
+      case State::exited:
+        exited.push_back(id);
+        break;
+      case State::ready:
+        break;
     }
-    if (at_warp.empty() && !at_barrier.empty()) {
-        std::map<std::string, std::vector<unsigned>> sites;
-        for (unsigned id : at_barrier) sites[format_location(threads_[id].loc)].push_back(id);
-        if (sites.size() > 1) {
-            std::string what = "threads of the block wait at different __syncthreads:";
-            bool first = true;
-            for (const auto& [site, members] : sites) {
-                what += (first ? " threads " : ", threads ") + format_ranges(members) + " at " + site;
-                first = false;
-            }
-            if (!exited.empty()) what += "; threads " + format_ranges(exited) + " exited";
-            return make_error(at_barrier.front(), what);
-        }
-        return make_error(at_barrier.front(), "__syncthreads at " + format_location(threads_[at_barrier.front()].loc) +
-                                                  " is not reached by threads " + format_ranges(exited) +
-                                                  " of the block, which exited");
+  }
+  if (at_warp.empty() && !at_barrier.empty()) {
+    std::map<std::string, std::vector<unsigned>> sites;
+    for (unsigned id : at_barrier) sites[format_location(threads_[id].loc)].push_back(id);
+    if (sites.size() > 1) {
+      std::string what = "threads of the block wait at different __syncthreads:";
+      bool first = true;
+      for (const auto& [site, members] : sites) {
+        what += (first ? " threads " : ", threads ") + format_ranges(members) + " at " + site;
+        first = false;
+      }
+      if (!exited.empty()) what += "; threads " + format_ranges(exited) + " exited";
+      return make_error(at_barrier.front(), what);
     }
-    if (!at_warp.empty()) {
-        const unsigned id = at_warp.front();
-        const Thread& w = threads_[id];
-        const unsigned base = id / 32 * 32;
-        std::vector<unsigned> missing;
-        for_lanes(w.mask, [&](unsigned l) {
-            const Thread& o = threads_[base + l];
-            if (o.state != State::warp || o.op != w.op || o.mask != w.mask) missing.push_back(base + l);
-        });
-        std::string what = "deadlock: " + std::string(warp_op_name(w.op)) + " at " + format_location(w.loc) +
-                           " with mask " + format_mask(w.mask) + " never completes: " + describe_waits(missing);
-        return make_error(id, what);
-    }
-    std::vector<unsigned> all;
-    for (unsigned id = 0; id < n_; ++id) all.push_back(id);
-    return make_error(0, "deadlock: no thread can make progress: " + describe_waits(all));
+    return make_error(at_barrier.front(),
+                      "__syncthreads at " + format_location(threads_[at_barrier.front()].loc) +
+                          " is not reached by threads " + format_ranges(exited) +
+                          " of the block, which exited");
+  }
+  if (!at_warp.empty()) {
+    const unsigned id = at_warp.front();
+    const Thread& w = threads_[id];
+    const unsigned base = id / 32 * 32;
+    std::vector<unsigned> missing;
+    for_lanes(w.mask, [&](unsigned l) {
+      const Thread& o = threads_[base + l];
+      if (o.state != State::warp || o.op != w.op || o.mask != w.mask) missing.push_back(base + l);
+    });
+    std::string what = "deadlock: " + std::string(warp_op_name(w.op)) + " at " +
+                       format_location(w.loc) + " with mask " + format_mask(w.mask) +
+                       " never completes: " + describe_waits(missing);
+    return make_error(id, what);
+  }
+  std::vector<unsigned> all;
+  for (unsigned id = 0; id < n_; ++id) all.push_back(id);
+  return make_error(0, "deadlock: no thread can make progress: " + describe_waits(all));
 }
 
 }  // namespace rl::sim::detail
 
 namespace rl::sim {
 void set_sync_observer(SyncObserver observer) {
-    detail::sync_observer.store(observer, std::memory_order_release);
+  detail::sync_observer.store(observer, std::memory_order_release);
 }
 }  // namespace rl::sim

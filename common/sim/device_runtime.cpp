@@ -10,9 +10,10 @@ namespace rl::sim {
 namespace {
 
 detail::BlockRunner& runner_for(const char* what) {
-    detail::BlockRunner* r = detail::BlockRunner::current();
-    if (r == nullptr) throw KernelError(std::string("sim: ") + what + " called outside a kernel launch");
-    return *r;
+  detail::BlockRunner* r = detail::BlockRunner::current();
+  if (r == nullptr)
+    throw KernelError(std::string("sim: ") + what + " called outside a kernel launch");
+  return *r;
 }
 
 }  // namespace
@@ -22,57 +23,67 @@ void* dynamic_shared_base() { return runner_for("dynamic_shared_base()").shared_
 std::size_t dynamic_shared_bytes() { return runner_for("dynamic_shared_bytes()").shared_bytes(); }
 
 bool describe_fault(const void* address, char* buf, std::size_t size) noexcept {
-    const detail::BlockRunner* r = detail::BlockRunner::current();
-    if (r == nullptr) return false;
-    const uint3 b = r->block_index(), t = r->thread_index();
-    std::snprintf(buf, size, "sim: kernel '%s' block (%u,%u,%u) thread (%u,%u,%u): %s", r->kernel_name(), b.x, b.y, b.z,
-                  t.x, t.y, t.z,
-                  r->in_shared_guard(address) ? "read or wrote past the end of dynamic shared memory"
-                                              : "touched memory it does not own (an out-of-bounds index?)");
-    return true;
+  const detail::BlockRunner* r = detail::BlockRunner::current();
+  if (r == nullptr) return false;
+  const uint3 b = r->block_index(), t = r->thread_index();
+  std::snprintf(buf, size, "sim: kernel '%s' block (%u,%u,%u) thread (%u,%u,%u): %s",
+                r->kernel_name(), b.x, b.y, b.z, t.x, t.y, t.z,
+                r->in_shared_guard(address)
+                    ? "read or wrote past the end of dynamic shared memory"
+                    : "touched memory it does not own (an out-of-bounds index?)");
+  return true;
 }
 
 void kernel_error(const std::string& what) {
-    detail::BlockRunner* r = detail::BlockRunner::current();
-    if (r == nullptr) {
-        std::string line = "sim: (outside a kernel launch): " + what;
-        for (char& c : line)
-            if (c == '\n' || c == '\r') c = ' ';
-        throw KernelError(line);
-    }
-    r->fail(what);
+  detail::BlockRunner* r = detail::BlockRunner::current();
+  if (r == nullptr) {
+    std::string line = "sim: (outside a kernel launch): " + what;
+    for (char& c : line)
+      if (c == '\n' || c == '\r') c = ' ';
+    throw KernelError(line);
+  }
+  r->fail(what);
 }
 
 namespace detail {
 
 const char* warp_op_name(WarpOp op) {
-    switch (op) {
-        case WarpOp::syncwarp: return "__syncwarp";
-        case WarpOp::shfl_idx: return "__shfl_sync";
-        case WarpOp::shfl_up: return "__shfl_up_sync";
-        case WarpOp::shfl_down: return "__shfl_down_sync";
-        case WarpOp::shfl_xor: return "__shfl_xor_sync";
-        case WarpOp::ballot: return "__ballot_sync";
-        case WarpOp::all: return "__all_sync";
-        case WarpOp::any: return "__any_sync";
-    }
-    return "?";
+  switch (op) {
+    case WarpOp::syncwarp:
+      return "__syncwarp";
+    case WarpOp::shfl_idx:
+      return "__shfl_sync";
+    case WarpOp::shfl_up:
+      return "__shfl_up_sync";
+    case WarpOp::shfl_down:
+      return "__shfl_down_sync";
+    case WarpOp::shfl_xor:
+      return "__shfl_xor_sync";
+    case WarpOp::ballot:
+      return "__ballot_sync";
+    case WarpOp::all:
+      return "__all_sync";
+    case WarpOp::any:
+      return "__any_sync";
+  }
+  return "?";
 }
 
 int block_barrier(BarrierOp op, int predicate, const std::source_location& loc) {
-    return runner_for("__syncthreads").barrier(op, predicate, loc);
+  return runner_for("__syncthreads").barrier(op, predicate, loc);
 }
 
-std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, std::int64_t arg, int width,
-                              const std::source_location& loc) {
-    return runner_for(warp_op_name(op)).warp(op, mask, value, arg, width, loc);
+std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, std::int64_t arg,
+                              int width, const std::source_location& loc) {
+  return runner_for(warp_op_name(op)).warp(op, mask, value, arg, width, loc);
 }
 
 unsigned active_mask() { return runner_for("__activemask").active_mask(); }
 
-void report_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space, const void* base,
-                   std::size_t element_bytes, const std::source_location& loc) {
-    if (BlockRunner* r = BlockRunner::current()) r->check_access(address, bytes, kind, space, base, element_bytes, loc);
+void report_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space,
+                   const void* base, std::size_t element_bytes, const std::source_location& loc) {
+  if (BlockRunner* r = BlockRunner::current())
+    r->check_access(address, bytes, kind, space, base, element_bytes, loc);
 }
 
 }  // namespace detail

@@ -12,8 +12,8 @@ namespace rl::sim {
 // Thrown by launch() when a kernel fails. what() is one line:
 //   sim: kernel 'NAME' block (x,y,z) thread (x,y,z): PROBLEM
 class KernelError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // Raise a kernel error from inside a kernel: the report is prefixed with the running

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <limits>
 #include <mutex>
@@ -22,57 +22,57 @@ namespace rl::sim::detail {
 namespace {
 
 std::string dims(dim3 d) {
-    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
 constexpr std::size_t max_dynamic_smem = 228 * 1024;
 
 struct GridState {
-    std::atomic<std::uint64_t> next{0};
-    std::atomic<bool> stop{false};
-    std::mutex mutex;
-    std::exception_ptr error;
-    std::uint64_t error_block = std::numeric_limits<std::uint64_t>::max();
+  std::atomic<std::uint64_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::exception_ptr error;
+  std::uint64_t error_block = std::numeric_limits<std::uint64_t>::max();
 
-    void record(std::uint64_t block, std::exception_ptr e) {
-        std::lock_guard lock(mutex);
-        if (!error || block < error_block) {
-            error = std::move(e);
-            error_block = block;
-        }
-        stop.store(true);
+  void record(std::uint64_t block, std::exception_ptr e) {
+    std::lock_guard lock(mutex);
+    if (!error || block < error_block) {
+      error = std::move(e);
+      error_block = block;
     }
+    stop.store(true);
+  }
 };
 
 // What a launch's host threads share when a kernel faults (stop_on_kernel_fault, runtime.h). Only
 // lock-free atomics and a spin lock: a signal handler uses it.
 struct FaultGate {
-    std::atomic<unsigned> running{0};  // host threads of the launch that have not stopped
-    std::atomic<bool> faulted{false};
-    std::atomic_flag lock = ATOMIC_FLAG_INIT;
-    std::uint64_t block = std::numeric_limits<std::uint64_t>::max();  // the lowest faulting block
-    const char* line = nullptr;                                        // and its report
-    std::atomic<FaultReport> report{nullptr};
+  std::atomic<unsigned> running{0};  // host threads of the launch that have not stopped
+  std::atomic<bool> faulted{false};
+  std::atomic_flag lock = ATOMIC_FLAG_INIT;
+  std::uint64_t block = std::numeric_limits<std::uint64_t>::max();  // the lowest faulting block
+  const char* line = nullptr;                                       // and its report
+  std::atomic<FaultReport> report{nullptr};
 
-    void record(std::uint64_t b, const char* text) noexcept {
-        while (lock.test_and_set(std::memory_order_acquire)) {
-        }
-        if (b < block) {
-            block = b;
-            line = text;
-        }
-        lock.clear(std::memory_order_release);
+  void record(std::uint64_t b, const char* text) noexcept {
+    while (lock.test_and_set(std::memory_order_acquire)) {
     }
+    if (b < block) {
+      block = b;
+      line = text;
+    }
+    lock.clear(std::memory_order_release);
+  }
 
-    // A host thread stops: after its last block, or at its fault. The last to stop after a fault
-    // reports it; every block that had started has ended by then.
-    void stopped() noexcept {
-        if (running.fetch_sub(1, std::memory_order_acq_rel) == 1 && faulted.load()) {
-            while (lock.test_and_set(std::memory_order_acquire)) {
-            }
-            report.load()(line);
-        }
+  // A host thread stops: after its last block, or at its fault. The last to stop after a fault
+  // reports it; every block that had started has ended by then.
+  void stopped() noexcept {
+    if (running.fetch_sub(1, std::memory_order_acq_rel) == 1 && faulted.load()) {
+      while (lock.test_and_set(std::memory_order_acquire)) {
+      }
+      report.load()(line);
     }
+  }
 };
 
 // Progress lines (Options::progress_every_s): when the first was asked for, and when the last line
@@ -81,105 +81,116 @@ std::atomic<std::int64_t> progress_since{0};
 std::atomic<std::int64_t> progress_last{0};
 
 std::int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
-// Called by a host thread after each block: one line when it is time, by whichever thread gets there.
+// Called by a host thread after each block: one line when it is time, by whichever thread gets
+// there.
 void maybe_say_progress(const LaunchConfig& config, std::uint64_t done, std::uint64_t blocks) {
-    const auto every = static_cast<std::int64_t>(config.options.progress_every_s * 1e9);
-    const std::int64_t now = now_ns();
-    std::int64_t last = progress_last.load(std::memory_order_relaxed);
-    if (last == 0) {  // the first launch since progress was asked for
-        std::int64_t zero = 0;
-        progress_since.compare_exchange_strong(zero, now);
-        progress_last.compare_exchange_strong(last, now);
-        return;
-    }
-    if (now - last < every || !progress_last.compare_exchange_strong(last, now)) return;
-    const double so_far = static_cast<double>(now - progress_since.load()) / 1e9;
-    char line[256];
-    std::snprintf(line, sizeof line, "sim: still running after %.0f s: kernel '%s', block %llu of %llu (%.0f%%)\n",
-                  so_far, config.kernel_name ? config.kernel_name : "?", static_cast<unsigned long long>(done),
-                  static_cast<unsigned long long>(blocks), 100.0 * static_cast<double>(done) / static_cast<double>(blocks));
-    std::fputs(line, stderr);
+  const auto every = static_cast<std::int64_t>(config.options.progress_every_s * 1e9);
+  const std::int64_t now = now_ns();
+  std::int64_t last = progress_last.load(std::memory_order_relaxed);
+  if (last == 0) {  // the first launch since progress was asked for
+    std::int64_t zero = 0;
+    progress_since.compare_exchange_strong(zero, now);
+    progress_last.compare_exchange_strong(last, now);
+    return;
+  }
+  if (now - last < every || !progress_last.compare_exchange_strong(last, now)) return;
+  const double so_far = static_cast<double>(now - progress_since.load()) / 1e9;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "sim: still running after %.0f s: kernel '%s', block %llu of %llu (%.0f%%)\n",
+                so_far, config.kernel_name ? config.kernel_name : "?",
+                static_cast<unsigned long long>(done), static_cast<unsigned long long>(blocks),
+                100.0 * static_cast<double>(done) / static_cast<double>(blocks));
+  std::fputs(line, stderr);
 }
 
 thread_local FaultGate* t_gate = nullptr;  // the launch this host thread runs blocks of
-thread_local char t_fault_line[512];       // its fault's report; it outlives the report (the thread waits)
+// its fault's report; it outlives the report (the thread waits)
+thread_local char t_fault_line[512];
 
 }  // namespace
 
-void validate_launch(const char* kernel_name, dim3 grid, dim3 block, std::size_t dynamic_smem_bytes) {
-    const std::string prefix = "sim: launch of kernel '" + std::string(kernel_name ? kernel_name : "?") + "': ";
-    if (block.x == 0 || block.y == 0 || block.z == 0)
-        throw std::invalid_argument(prefix + "block dimensions must be non-zero, got " + dims(block));
-    if (block.x > 1024 || block.y > 1024 || block.z > 64)
-        throw std::invalid_argument(prefix + "block " + dims(block) + " exceeds the limits (1024,1024,64)");
-    const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
-    if (threads > 1024)
-        throw std::invalid_argument(prefix + "block " + dims(block) + " has " + std::to_string(threads) +
-                                    " threads; the limit is 1024");
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0)
-        throw std::invalid_argument(prefix + "grid dimensions must be non-zero, got " + dims(grid));
-    if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
-        throw std::invalid_argument(prefix + "grid " + dims(grid) + " exceeds the limits (2147483647,65535,65535)");
-    if (dynamic_smem_bytes > max_dynamic_smem)
-        throw std::invalid_argument(prefix + "dynamic shared memory of " + std::to_string(dynamic_smem_bytes) +
-                                    " bytes exceeds the limit of " + std::to_string(max_dynamic_smem) +
-                                    " bytes (228 KiB)");
+void validate_launch(const char* kernel_name, dim3 grid, dim3 block,
+                     std::size_t dynamic_smem_bytes) {
+  const std::string prefix =
+      "sim: launch of kernel '" + std::string(kernel_name ? kernel_name : "?") + "': ";
+  if (block.x == 0 || block.y == 0 || block.z == 0)
+    throw std::invalid_argument(prefix + "block dimensions must be non-zero, got " + dims(block));
+  if (block.x > 1024 || block.y > 1024 || block.z > 64)
+    throw std::invalid_argument(prefix + "block " + dims(block) +
+                                " exceeds the limits (1024,1024,64)");
+  const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
+  if (threads > 1024)
+    throw std::invalid_argument(prefix + "block " + dims(block) + " has " +
+                                std::to_string(threads) + " threads; the limit is 1024");
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    throw std::invalid_argument(prefix + "grid dimensions must be non-zero, got " + dims(grid));
+  if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+    throw std::invalid_argument(prefix + "grid " + dims(grid) +
+                                " exceeds the limits (2147483647,65535,65535)");
+  if (dynamic_smem_bytes > max_dynamic_smem)
+    throw std::invalid_argument(
+        prefix + "dynamic shared memory of " + std::to_string(dynamic_smem_bytes) +
+        " bytes exceeds the limit of " + std::to_string(max_dynamic_smem) + " bytes (228 KiB)");
 }
 
 void run_grid(const LaunchConfig& config) {
-    validate_launch(config.kernel_name, config.grid, config.block, config.dynamic_smem_bytes);
-    if (BlockRunner::current() != nullptr)
-        throw std::invalid_argument("sim: launch of kernel '" + std::string(config.kernel_name) +
-                                    "' from inside a kernel is not supported");
+  validate_launch(config.kernel_name, config.grid, config.block, config.dynamic_smem_bytes);
+  if (BlockRunner::current() != nullptr)
+    throw std::invalid_argument("sim: launch of kernel '" + std::string(config.kernel_name) +
+                                "' from inside a kernel is not supported");
 
-    const std::uint64_t gx = config.grid.x, gy = config.grid.y;
-    const std::uint64_t blocks = gx * gy * config.grid.z;
-    unsigned workers = config.options.host_threads;
-    if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
-    workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
+  const std::uint64_t gx = config.grid.x, gy = config.grid.y;
+  const std::uint64_t blocks = gx * gy * config.grid.z;
+  unsigned workers = config.options.host_threads;
+  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+  workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
 
-    GridState state;
-    FaultGate gate;
-    auto work = [&]() noexcept {
-        gate.running.fetch_add(1);  // before its first block: a fault is reported only once this thread stops
-        t_gate = &gate;
-        try {
-            StackPool stacks;
-            BlockRunner runner(config, stacks);
-            while (!state.stop.load(std::memory_order_relaxed) && !gate.faulted.load(std::memory_order_relaxed)) {
-                const std::uint64_t b = state.next.fetch_add(1, std::memory_order_relaxed);
-                if (b >= blocks) break;
-                const uint3 index{static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
-                                  static_cast<unsigned>(b / (gx * gy))};
-                if (std::exception_ptr e = runner.run(index)) {
-                    state.record(b, std::move(e));
-                    break;
-                }
-                if (config.options.progress_every_s > 0) maybe_say_progress(config, b + 1, blocks);
-            }
-        } catch (...) {
-            state.record(std::numeric_limits<std::uint64_t>::max(), std::current_exception());
-        }
-        t_gate = nullptr;
-        gate.stopped();
-    };
-
-    std::vector<std::thread> pool;
+  GridState state;
+  FaultGate gate;
+  auto work = [&]() noexcept {
+    // before its first block: a fault is reported only once this thread stops
+    gate.running.fetch_add(1);
+    t_gate = &gate;
     try {
-        pool.reserve(workers - 1);
-        for (unsigned i = 1; i < workers; ++i) pool.emplace_back(work);
+      StackPool stacks;
+      BlockRunner runner(config, stacks);
+      while (!state.stop.load(std::memory_order_relaxed) &&
+             !gate.faulted.load(std::memory_order_relaxed)) {
+        const std::uint64_t b = state.next.fetch_add(1, std::memory_order_relaxed);
+        if (b >= blocks) break;
+        const uint3 index{static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
+                          static_cast<unsigned>(b / (gx * gy))};
+        if (std::exception_ptr e = runner.run(index)) {
+          state.record(b, std::move(e));
+          break;
+        }
+        if (config.options.progress_every_s > 0) maybe_say_progress(config, b + 1, blocks);
+      }
     } catch (...) {
-        state.stop.store(true);
-        for (auto& t : pool) t.join();
-        throw;
+      state.record(std::numeric_limits<std::uint64_t>::max(), std::current_exception());
     }
-    work();
+    t_gate = nullptr;
+    gate.stopped();
+  };
+
+  std::vector<std::thread> pool;
+  try {
+    pool.reserve(workers - 1);
+    for (unsigned i = 1; i < workers; ++i) pool.emplace_back(work);
+  } catch (...) {
+    state.stop.store(true);
     for (auto& t : pool) t.join();
-    if (state.error) std::rethrow_exception(state.error);
+    throw;
+  }
+  work();
+  for (auto& t : pool) t.join();
+  if (state.error) std::rethrow_exception(state.error);
 }
 
 }  // namespace rl::sim::detail
@@ -187,15 +198,15 @@ void run_grid(const LaunchConfig& config) {
 namespace rl::sim {
 
 bool stop_on_kernel_fault(const void* address, FaultReport report) noexcept {
-    detail::FaultGate* gate = detail::t_gate;
-    const detail::BlockRunner* runner = detail::BlockRunner::current();
-    if (gate == nullptr || runner == nullptr) return false;
-    describe_fault(address, detail::t_fault_line, sizeof detail::t_fault_line);
-    gate->record(runner->linear_block(), detail::t_fault_line);
-    gate->report.store(report);
-    gate->faulted.store(true);
-    gate->stopped();
-    for (;;) ::pause();  // the thread that reports ends the process
+  detail::FaultGate* gate = detail::t_gate;
+  const detail::BlockRunner* runner = detail::BlockRunner::current();
+  if (gate == nullptr || runner == nullptr) return false;
+  describe_fault(address, detail::t_fault_line, sizeof detail::t_fault_line);
+  gate->record(runner->linear_block(), detail::t_fault_line);
+  gate->report.store(report);
+  gate->faulted.store(true);
+  gate->stopped();
+  for (;;) ::pause();  // the thread that reports ends the process
 }
 
 }  // namespace rl::sim

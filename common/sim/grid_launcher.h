@@ -9,7 +9,8 @@
 namespace rl::sim::detail {
 
 // Throws std::invalid_argument (one line) for an impossible launch configuration.
-void validate_launch(const char* kernel_name, dim3 grid, dim3 block, std::size_t dynamic_smem_bytes);
+void validate_launch(const char* kernel_name, dim3 grid, dim3 block,
+                     std::size_t dynamic_smem_bytes);
 
 // Validates, then runs the grid; rethrows the failing block's KernelError. If several
 // blocks fail, the one with the lowest linear block index among those seen wins.

@@ -19,21 +19,21 @@ namespace rl::sim {
 template <class... Params, class... Args>
 void launch(const char* kernel_name, void (*kernel)(Params...), dim3 grid, dim3 block,
             std::size_t dynamic_smem_bytes, Args&&... args) {
-    static_assert(sizeof...(Params) == sizeof...(Args),
-                  "rl::sim::launch: the number of arguments does not match the kernel's parameters");
-    using Tuple = std::tuple<std::decay_t<Params>...>;
-    struct Bound {
-        void (*kernel)(Params...);
-        Tuple args;
-    };
-    const Bound bound{kernel, Tuple(std::forward<Args>(args)...)};
-    const detail::KernelCall call{
-        [](const void* p) {
-            const Bound& b = *static_cast<const Bound*>(p);
-            std::apply(b.kernel, b.args);
-        },
-        &bound};
-    detail::run_grid(detail::LaunchConfig{kernel_name, grid, block, dynamic_smem_bytes, call, options()});
+  static_assert(sizeof...(Params) == sizeof...(Args),
+                "rl::sim::launch: the number of arguments does not match the kernel's parameters");
+  using Tuple = std::tuple<std::decay_t<Params>...>;
+  struct Bound {
+    void (*kernel)(Params...);
+    Tuple args;
+  };
+  const Bound bound{kernel, Tuple(std::forward<Args>(args)...)};
+  const detail::KernelCall call{[](const void* p) {
+                                  const Bound& b = *static_cast<const Bound*>(p);
+                                  std::apply(b.kernel, b.args);
+                                },
+                                &bound};
+  detail::run_grid(
+      detail::LaunchConfig{kernel_name, grid, block, dynamic_smem_bytes, call, options()});
 }
 
 }  // namespace rl::sim
@@ -43,7 +43,7 @@ namespace rl {
 // The running block's dynamic shared memory, viewed as T (see rl::sim::dynamic_shared_base).
 template <class T>
 inline T* dynamic_shared() {
-    return static_cast<T*>(sim::dynamic_shared_base());
+  return static_cast<T*>(sim::dynamic_shared_base());
 }
 
 }  // namespace rl

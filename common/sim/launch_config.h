@@ -9,17 +9,17 @@ namespace rl::sim::detail {
 
 // Calls the kernel with the bound arguments (each CUDA thread gets its own copies).
 struct KernelCall {
-    void (*invoke)(const void* bound);
-    const void* bound;
+  void (*invoke)(const void* bound);
+  const void* bound;
 };
 
 struct LaunchConfig {
-    const char* kernel_name;
-    dim3 grid;
-    dim3 block;
-    std::size_t dynamic_smem_bytes;
-    KernelCall call;
-    Options options;  // snapshot taken when the launch starts
+  const char* kernel_name;
+  dim3 grid;
+  dim3 block;
+  std::size_t dynamic_smem_bytes;
+  KernelCall call;
+  Options options;  // snapshot taken when the launch starts
 };
 
 }  // namespace rl::sim::detail

@@ -15,14 +15,14 @@ bool racecheck_requested = false;
 }  // namespace detail
 
 void set_options(const Options& o) {
-    std::lock_guard lock(options_mutex);
-    current_options = o;
-    detail::racecheck_requested = o.racecheck;
+  std::lock_guard lock(options_mutex);
+  current_options = o;
+  detail::racecheck_requested = o.racecheck;
 }
 
 Options options() {
-    std::lock_guard lock(options_mutex);
-    return current_options;
+  std::lock_guard lock(options_mutex);
+  return current_options;
 }
 
 }  // namespace rl::sim

@@ -6,22 +6,22 @@ namespace rl::sim {
 // Order in which the runnable CUDA threads of a block are resumed, each running alone
 // until its next synchronisation point (barrier, warp collective or exit).
 enum class Schedule {
-    lane_order,     // increasing linear thread id
-    reverse_lanes,  // decreasing linear thread id
-    shuffled,       // seeded random order, deterministic per (seed, block)
+  lane_order,     // increasing linear thread id
+  reverse_lanes,  // decreasing linear thread id
+  shuffled,       // seeded random order, deterministic per (seed, block)
 };
 
 struct Options {
-    Schedule schedule = Schedule::lane_order;
-    unsigned seed = 1;
-    unsigned host_threads = 0;  // 0 = std::thread::hardware_concurrency() (at least 1)
-    // Race checking: every access through a checked view (racecheck.h) is checked against the
-    // block's synchronisation, and the first race ends the launch with a KernelError (README.md).
-    bool racecheck = false;
-    // Progress of long runs: while launches run, a line on stderr each time this many seconds have
-    // passed since the last such line (or since progress was first asked for) -- how long the
-    // process has simulated, and where the running launch is. 0: no lines.
-    double progress_every_s = 0;
+  Schedule schedule = Schedule::lane_order;
+  unsigned seed = 1;
+  unsigned host_threads = 0;  // 0 = std::thread::hardware_concurrency() (at least 1)
+  // Race checking: every access through a checked view (racecheck.h) is checked against the
+  // block's synchronisation, and the first race ends the launch with a KernelError (README.md).
+  bool racecheck = false;
+  // Progress of long runs: while launches run, a line on stderr each time this many seconds have
+  // passed since the last such line (or since progress was first asked for) -- how long the
+  // process has simulated, and where the running launch is. 0: no lines.
+  double progress_every_s = 0;
 };
 
 void set_options(const Options& o);

@@ -16,9 +16,9 @@
 //
 // What the detector reports (README.md, "Race checking"): within one block, two accesses of one
 // location by different threads, at least one a write, that no synchronisation orders: a completed
-// __syncthreads orders everything before it with everything after it; a completed __syncwarp, shuffle
-// or vote orders the accesses of the lanes it names. The first such pair ends the launch with a
-// KernelError whose report names both threads, the location and both source lines.
+// __syncthreads orders everything before it with everything after it; a completed __syncwarp,
+// shuffle or vote orders the accesses of the lanes it names. The first such pair ends the launch
+// with a KernelError whose report names both threads, the location and both source lines.
 #pragma once
 #include <concepts>
 #include <cstddef>
@@ -43,86 +43,91 @@ extern bool racecheck_requested;
 // Hands one access to the race detector of the block running on this host thread (none: ignored).
 // `base` is the start of the view the access went through and `element_bytes` its element's size,
 // which name the location in a report (shared[37]).
-void report_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space, const void* base,
-                   std::size_t element_bytes, const std::source_location& loc);
+void report_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space,
+                   const void* base, std::size_t element_bytes, const std::source_location& loc);
 
 }  // namespace detail
 
 // An index into a checked view that remembers where the kernel wrote the subscript: the default
 // argument is evaluated where the kernel's integer is converted, i.e. at the kernel's expression.
 struct CheckedIndex {
-    std::ptrdiff_t i;
-    std::source_location loc;
-    template <std::integral I>
-    CheckedIndex(I index, std::source_location where = std::source_location::current())  // NOLINT: implicit on purpose
-        : i(static_cast<std::ptrdiff_t>(index)), loc(where) {}
+  std::ptrdiff_t i;
+  std::source_location loc;
+  template <std::integral I>
+  // NOLINT: implicit on purpose
+  CheckedIndex(I index, std::source_location where = std::source_location::current())
+      : i(static_cast<std::ptrdiff_t>(index)), loc(where) {}
 };
 
 // One element of a checked view: converting it to T reads it, assigning to it writes it, and a
 // compound assignment does both.
 template <class T, MemorySpace S, bool Volatile = false>
 class CheckedRef {
-public:
-    using Pointer = std::conditional_t<Volatile, volatile T*, T*>;
+ public:
+  using Pointer = std::conditional_t<Volatile, volatile T*, T*>;
 
-    CheckedRef(Pointer p, const T* base, const std::source_location& loc) : p_(p), base_(base), loc_(loc) {}
+  CheckedRef(Pointer p, const T* base, const std::source_location& loc)
+      : p_(p), base_(base), loc_(loc) {}
 
-    operator T() const {  // NOLINT: implicit, as reading an lvalue is
-        note(detail::AccessKind::read);
-        return *p_;
-    }
-    CheckedRef& operator=(const T& v) {
-        note(detail::AccessKind::write);
-        *p_ = v;
-        return *this;
-    }
-    // `a[i] = b[j]`: a read of b[j], then a write of a[i].
-    CheckedRef& operator=(const CheckedRef& r) { return *this = static_cast<T>(r); }
-    template <class U, MemorySpace S2, bool V2>
-    CheckedRef& operator=(const CheckedRef<U, S2, V2>& r) {
-        return *this = static_cast<T>(static_cast<U>(r));
-    }
-    CheckedRef& operator+=(const T& v) { return *this = static_cast<T>(*this) + v; }
-    CheckedRef& operator-=(const T& v) { return *this = static_cast<T>(*this) - v; }
-    CheckedRef& operator*=(const T& v) { return *this = static_cast<T>(*this) * v; }
-    CheckedRef& operator/=(const T& v) { return *this = static_cast<T>(*this) / v; }
+  operator T() const {  // NOLINT: implicit, as reading an lvalue is
+    note(detail::AccessKind::read);
+    return *p_;
+  }
+  CheckedRef& operator=(const T& v) {
+    note(detail::AccessKind::write);
+    *p_ = v;
+    return *this;
+  }
+  // `a[i] = b[j]`: a read of b[j], then a write of a[i].
+  CheckedRef& operator=(const CheckedRef& r) { return *this = static_cast<T>(r); }
+  template <class U, MemorySpace S2, bool V2>
+  CheckedRef& operator=(const CheckedRef<U, S2, V2>& r) {
+    return *this = static_cast<T>(static_cast<U>(r));
+  }
+  CheckedRef& operator+=(const T& v) { return *this = static_cast<T>(*this) + v; }
+  CheckedRef& operator-=(const T& v) { return *this = static_cast<T>(*this) - v; }
+  CheckedRef& operator*=(const T& v) { return *this = static_cast<T>(*this) * v; }
+  CheckedRef& operator/=(const T& v) { return *this = static_cast<T>(*this) / v; }
 
-private:
-    void note(detail::AccessKind kind) const {
-        if (detail::racecheck_requested) [[unlikely]]
-            detail::report_access(const_cast<const T*>(p_), sizeof(T), kind, S, base_, sizeof(T), loc_);
-    }
+ private:
+  void note(detail::AccessKind kind) const {
+    if (detail::racecheck_requested) [[unlikely]]
+      detail::report_access(const_cast<const T*>(p_), sizeof(T), kind, S, base_, sizeof(T), loc_);
+  }
 
-    Pointer p_;
-    const T* base_;
-    std::source_location loc_;
+  Pointer p_;
+  const T* base_;
+  std::source_location loc_;
 };
 
 // A pointer into shared (S = shared) or global (S = global) memory whose element accesses are
 // checked. `base` is where the array starts (kept through + and -), so reports index within it.
 template <class T, MemorySpace S, bool Volatile = false>
 class CheckedView {
-public:
-    using Pointer = std::conditional_t<Volatile, volatile T*, T*>;
-    using element_type = T;
+ public:
+  using Pointer = std::conditional_t<Volatile, volatile T*, T*>;
+  using element_type = T;
 
-    CheckedView(T* p) : p_(p), base_(p) {}  // NOLINT: implicit, so `Shared<Trace> s = dynamic_shared<float>()`
-    CheckedView(Pointer p, const T* base) : p_(p), base_(base) {}
-    // The volatile view of a plain one (the classic warp-synchronous tail): same memory, same base.
-    template <bool V>
-        requires(Volatile && !V)
-    CheckedView(const CheckedView<T, S, V>& plain) : p_(plain.get()), base_(plain.base()) {}  // NOLINT: implicit
+  // NOLINT: implicit, so `Shared<Trace> s = dynamic_shared<float>()`
+  CheckedView(T* p) : p_(p), base_(p) {}
+  CheckedView(Pointer p, const T* base) : p_(p), base_(base) {}
+  // The volatile view of a plain one (the classic warp-synchronous tail): same memory, same base.
+  template <bool V>
+  requires(Volatile && !V)
+      // NOLINT: implicit
+      CheckedView(const CheckedView<T, S, V>& plain)
+      : p_(plain.get()), base_(plain.base()) {}
 
-    CheckedRef<T, S, Volatile> operator[](CheckedIndex i) const { return {p_ + i.i, base_, i.loc}; }
-    CheckedView operator+(std::ptrdiff_t k) const { return CheckedView(p_ + k, base_); }
-    CheckedView operator-(std::ptrdiff_t k) const { return CheckedView(p_ - k, base_); }
+  CheckedRef<T, S, Volatile> operator[](CheckedIndex i) const { return {p_ + i.i, base_, i.loc}; }
+  CheckedView operator+(std::ptrdiff_t k) const { return CheckedView(p_ + k, base_); }
+  CheckedView operator-(std::ptrdiff_t k) const { return CheckedView(p_ - k, base_); }
 
-    Pointer get() const { return p_; }
-    const T* base() const { return base_; }
+  Pointer get() const { return p_; }
+  const T* base() const { return base_; }
 
-private:
-    Pointer p_;
-    const T* base_;
+ private:
+  Pointer p_;
+  const T* base_;
 };
 
 template <class T>
@@ -133,17 +138,17 @@ template <class T>
 using GlobalView = CheckedView<T, MemorySpace::global>;
 
 // The loads and atomics kernels call on global memory, for a checked view (found by argument-
-// dependent lookup, so the kernel's text is the one it has with plain pointers). __ldcg is a checked
-// read at the caller's line; atomics are not checked (two atomics never race; an atomic and a plain
-// access of one location within a block are not looked for).
+// dependent lookup, so the kernel's text is the one it has with plain pointers). __ldcg is a
+// checked read at the caller's line; atomics are not checked (two atomics never race; an atomic and
+// a plain access of one location within a block are not looked for).
 template <class T>
 inline T __ldcg(const CheckedView<T, MemorySpace::global>& p,
                 std::source_location loc = std::source_location::current()) {
-    return p[CheckedIndex(0, loc)];
+  return p[CheckedIndex(0, loc)];
 }
 template <class T, class V>
 inline T atomicAdd(const CheckedView<T, MemorySpace::global>& p, V value) {
-    return ::atomicAdd(p.get(), static_cast<T>(value));
+  return ::atomicAdd(p.get(), static_cast<T>(value));
 }
 
 }  // namespace rl::sim

@@ -35,10 +35,10 @@ bool stop_on_kernel_fault(const void* address, FaultReport report) noexcept;
 // a __syncthreads (warp_mask 0), or once the lanes in warp_mask of warp `warp` have passed a
 // __syncwarp. `block` is the linear block index, `line` the line of the call.
 struct SyncEvent {
-    unsigned block = 0;
-    unsigned warp = 0;
-    unsigned warp_mask = 0;
-    unsigned line = 0;
+  unsigned block = 0;
+  unsigned warp = 0;
+  unsigned warp_mask = 0;
+  unsigned line = 0;
 };
 using SyncObserver = void (*)(const SyncEvent&);
 // Null stops the reports. Set it only while no launch runs.
@@ -49,14 +49,14 @@ namespace detail {
 enum class BarrierOp : unsigned char { plain, count, all, any };
 
 enum class WarpOp : unsigned char {
-    syncwarp,
-    shfl_idx,
-    shfl_up,
-    shfl_down,
-    shfl_xor,
-    ballot,
-    all,
-    any,
+  syncwarp,
+  shfl_idx,
+  shfl_up,
+  shfl_down,
+  shfl_xor,
+  ballot,
+  all,
+  any,
 };
 
 const char* warp_op_name(WarpOp op);
@@ -68,8 +68,8 @@ int block_barrier(BarrierOp op, int predicate, const std::source_location& loc);
 // Warp collective: blocks until every lane named in `mask` arrives at the same kind
 // of collective, then returns this lane's result. `value` carries the lane's bits
 // (shuffle) or predicate; `arg` the source lane, delta or lane mask.
-std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, std::int64_t arg, int width,
-                              const std::source_location& loc);
+std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, std::int64_t arg,
+                              int width, const std::source_location& loc);
 
 // Lanes of the calling thread's warp that have not exited.
 unsigned active_mask();

@@ -15,28 +15,28 @@ namespace rl::sim::detail {
 inline constexpr std::size_t fiber_stack_bytes = 64 * 1024;
 
 class StackPool {
-public:
-    StackPool() = default;
-    ~StackPool();
-    StackPool(const StackPool&) = delete;
-    StackPool& operator=(const StackPool&) = delete;
+ public:
+  StackPool() = default;
+  ~StackPool();
+  StackPool(const StackPool&) = delete;
+  StackPool& operator=(const StackPool&) = delete;
 
-    boost::context::stack_context take();
-    void give(const boost::context::stack_context& sc) noexcept;
+  boost::context::stack_context take();
+  void give(const boost::context::stack_context& sc) noexcept;
 
-private:
-    std::vector<boost::context::stack_context> free_;
+ private:
+  std::vector<boost::context::stack_context> free_;
 };
 
 // StackAllocator for boost::context::fiber, backed by a StackPool.
 class PooledStack {
-public:
-    explicit PooledStack(StackPool& pool) noexcept : pool_(&pool) {}
-    boost::context::stack_context allocate() { return pool_->take(); }
-    void deallocate(boost::context::stack_context& sc) noexcept { pool_->give(sc); }
+ public:
+  explicit PooledStack(StackPool& pool) noexcept : pool_(&pool) {}
+  boost::context::stack_context allocate() { return pool_->take(); }
+  void deallocate(boost::context::stack_context& sc) noexcept { pool_->give(sc); }
 
-private:
-    StackPool* pool_;
+ private:
+  StackPool* pool_;
 };
 
 }  // namespace rl::sim::detail

@@ -7,16 +7,19 @@
 
 // The call site is recorded so that reports can say which barrier is meant.
 inline void __syncthreads(std::source_location loc = std::source_location::current()) {
-    rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::plain, 0, loc);
+  rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::plain, 0, loc);
 }
-inline int __syncthreads_count(int predicate, std::source_location loc = std::source_location::current()) {
-    return rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::count, predicate, loc);
+inline int __syncthreads_count(int predicate,
+                               std::source_location loc = std::source_location::current()) {
+  return rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::count, predicate, loc);
 }
-inline int __syncthreads_and(int predicate, std::source_location loc = std::source_location::current()) {
-    return rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::all, predicate, loc);
+inline int __syncthreads_and(int predicate,
+                             std::source_location loc = std::source_location::current()) {
+  return rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::all, predicate, loc);
 }
-inline int __syncthreads_or(int predicate, std::source_location loc = std::source_location::current()) {
-    return rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::any, predicate, loc);
+inline int __syncthreads_or(int predicate,
+                            std::source_location loc = std::source_location::current()) {
+  return rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::any, predicate, loc);
 }
 
 // Global/system fences order this host thread's accesses against other host threads.

@@ -14,24 +14,26 @@ namespace rl::sim::detail {
 
 template <class T>
 std::uint64_t to_bits(T v) {
-    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8,
-                  "warp shuffles move values of at most 8 bytes (int, unsigned, long long, float, double, ...)");
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &v, sizeof(T));
-    return bits;
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8,
+                "warp shuffles move values of at most 8 bytes (int, unsigned, long long, float, "
+                "double, ...)");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof(T));
+  return bits;
 }
 
 template <class T>
 T from_bits(std::uint64_t bits) {
-    T v;
-    std::memcpy(&v, &bits, sizeof(T));
-    return v;
+  T v;
+  std::memcpy(&v, &bits, sizeof(T));
+  return v;
 }
 
 }  // namespace rl::sim::detail
 
-inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location loc = std::source_location::current()) {
-    rl::sim::detail::warp_collective(rl::sim::detail::WarpOp::syncwarp, mask, 0, 0, warpSize, loc);
+inline void __syncwarp(unsigned mask = 0xffffffffu,
+                       std::source_location loc = std::source_location::current()) {
+  rl::sim::detail::warp_collective(rl::sim::detail::WarpOp::syncwarp, mask, 0, 0, warpSize, loc);
 }
 
 // Reading a lane that is not in `mask` (undefined in CUDA) yields all-one bits (NaN
@@ -39,44 +41,48 @@ inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location loc = s
 template <class T>
 inline T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize,
                      std::source_location loc = std::source_location::current()) {
-    using namespace rl::sim::detail;
-    return from_bits<T>(warp_collective(WarpOp::shfl_idx, mask, to_bits(var), srcLane, width, loc));
+  using namespace rl::sim::detail;
+  return from_bits<T>(warp_collective(WarpOp::shfl_idx, mask, to_bits(var), srcLane, width, loc));
 }
 
 template <class T>
 inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
                         std::source_location loc = std::source_location::current()) {
-    using namespace rl::sim::detail;
-    return from_bits<T>(warp_collective(WarpOp::shfl_up, mask, to_bits(var), delta, width, loc));
+  using namespace rl::sim::detail;
+  return from_bits<T>(warp_collective(WarpOp::shfl_up, mask, to_bits(var), delta, width, loc));
 }
 
 template <class T>
 inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
                           std::source_location loc = std::source_location::current()) {
-    using namespace rl::sim::detail;
-    return from_bits<T>(warp_collective(WarpOp::shfl_down, mask, to_bits(var), delta, width, loc));
+  using namespace rl::sim::detail;
+  return from_bits<T>(warp_collective(WarpOp::shfl_down, mask, to_bits(var), delta, width, loc));
 }
 
 template <class T>
 inline T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize,
                          std::source_location loc = std::source_location::current()) {
-    using namespace rl::sim::detail;
-    return from_bits<T>(warp_collective(WarpOp::shfl_xor, mask, to_bits(var), laneMask, width, loc));
+  using namespace rl::sim::detail;
+  return from_bits<T>(warp_collective(WarpOp::shfl_xor, mask, to_bits(var), laneMask, width, loc));
 }
 
-inline unsigned __ballot_sync(unsigned mask, int predicate, std::source_location loc = std::source_location::current()) {
-    using namespace rl::sim::detail;
-    return static_cast<unsigned>(warp_collective(WarpOp::ballot, mask, predicate != 0, 0, warpSize, loc));
+inline unsigned __ballot_sync(unsigned mask, int predicate,
+                              std::source_location loc = std::source_location::current()) {
+  using namespace rl::sim::detail;
+  return static_cast<unsigned>(
+      warp_collective(WarpOp::ballot, mask, predicate != 0, 0, warpSize, loc));
 }
 
-inline int __all_sync(unsigned mask, int predicate, std::source_location loc = std::source_location::current()) {
-    using namespace rl::sim::detail;
-    return static_cast<int>(warp_collective(WarpOp::all, mask, predicate != 0, 0, warpSize, loc));
+inline int __all_sync(unsigned mask, int predicate,
+                      std::source_location loc = std::source_location::current()) {
+  using namespace rl::sim::detail;
+  return static_cast<int>(warp_collective(WarpOp::all, mask, predicate != 0, 0, warpSize, loc));
 }
 
-inline int __any_sync(unsigned mask, int predicate, std::source_location loc = std::source_location::current()) {
-    using namespace rl::sim::detail;
-    return static_cast<int>(warp_collective(WarpOp::any, mask, predicate != 0, 0, warpSize, loc));
+inline int __any_sync(unsigned mask, int predicate,
+                      std::source_location loc = std::source_location::current()) {
+  using namespace rl::sim::detail;
+  return static_cast<int>(warp_collective(WarpOp::any, mask, predicate != 0, 0, warpSize, loc));
 }
 
 // Not a synchronisation point. Lanes of the caller's warp that have not exited (the

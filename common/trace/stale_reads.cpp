@@ -7,9 +7,10 @@
 namespace rl {
 
 std::string StaleRead::describe() const {
-  std::string s = "thread " + std::to_string(reader) + " read shared[" + std::to_string(slot) + "] at line " +
-                  std::to_string(read_line) + "; thread " + std::to_string(writer) + " wrote it at line " +
-                  std::to_string(write_line) + (write_first ? " before" : " after") +
+  std::string s = "thread " + std::to_string(reader) + " read shared[" + std::to_string(slot) +
+                  "] at line " + std::to_string(read_line) + "; thread " + std::to_string(writer) +
+                  " wrote it at line " + std::to_string(write_line) +
+                  (write_first ? " before" : " after") +
                   " the read, in the same interval: no __syncthreads";
   if (same_warp) s += " or __syncwarp";
   s += " between";
@@ -54,9 +55,11 @@ class BlockScan {
     for (int k = 0; k < 2; ++k) {
       if (ops[k]->loc.space.kind != SpaceKind::shared) continue;
       // An atomic's a is the value its own dst held: a read inside the atomic operation.
-      slots_[ops[k]->loc.index].reads.push_back({i, e.thread, k, atomic && k == 0 && ops[k]->loc == e.dst});
+      slots_[ops[k]->loc.index].reads.push_back(
+          {i, e.thread, k, atomic && k == 0 && ops[k]->loc == e.dst});
     }
-    if (e.dst.space.kind == SpaceKind::shared) slots_[e.dst.index].writes.push_back({i, e.thread, -1, atomic});
+    if (e.dst.space.kind == SpaceKind::shared)
+      slots_[e.dst.index].writes.push_back({i, e.thread, -1, atomic});
   }
 
   // Reports the pairs of the interval that ends here and starts the next one.
@@ -67,8 +70,8 @@ class BlockScan {
         for (const Access& w : s.writes) {
           if (r.thread == w.thread || (r.atomic && w.atomic)) continue;
           const bool same_warp = r.thread / 32 == w.thread / 32;
-          if (same_warp && warp_synced(r.thread / 32, r.thread % 32, w.thread % 32, std::min(r.event, w.event),
-                                       std::max(r.event, w.event))) {
+          if (same_warp && warp_synced(r.thread / 32, r.thread % 32, w.thread % 32,
+                                       std::min(r.event, w.event), std::max(r.event, w.event))) {
             continue;
           }
           StaleRead p;
@@ -89,7 +92,8 @@ class BlockScan {
       }
     }
     std::sort(found.begin(), found.end(), [](const StaleRead& x, const StaleRead& y) {
-      return std::tuple{x.read_event, x.operand, x.write_event} < std::tuple{y.read_event, y.operand, y.write_event};
+      return std::tuple{x.read_event, x.operand, x.write_event} <
+             std::tuple{y.read_event, y.operand, y.write_event};
     });
     for (auto& p : found) {
       if (out_.size() >= limit_) break;
@@ -106,7 +110,8 @@ class BlockScan {
     if (it == warp_barriers_.end()) return false;
     const std::uint32_t both = (1u << lane_a) | (1u << lane_b);
     const auto& list = it->second;
-    auto b = std::upper_bound(list.begin(), list.end(), lo, [](int v, const WarpBarrier& wb) { return v < wb.event; });
+    auto b = std::upper_bound(list.begin(), list.end(), lo,
+                              [](int v, const WarpBarrier& wb) { return v < wb.event; });
     for (; b != list.end() && b->event < hi; ++b) {
       if ((b->mask & both) == both) return true;
     }
@@ -128,7 +133,8 @@ std::vector<StaleRead> find_stale_reads(const Trace& t, std::size_t limit) {
   if (!t.barriers) return out;
   // Each block's events, in event order (blocks interleave in the file).
   std::map<std::pair<int, int>, std::vector<int>> blocks;
-  for (std::size_t i = 0; i < t.events.size(); ++i) blocks[{t.events[i].launch, t.events[i].block}].push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < t.events.size(); ++i)
+    blocks[{t.events[i].launch, t.events[i].block}].push_back(static_cast<int>(i));
   for (const auto& [lb, idx] : blocks) {
     if (out.size() >= limit) break;
     BlockScan scan(t, lb.first, lb.second, limit, out);
@@ -137,7 +143,8 @@ std::vector<StaleRead> find_stale_reads(const Trace& t, std::size_t limit) {
   }
   // In event order of the reads across blocks too.
   std::stable_sort(out.begin(), out.end(), [](const StaleRead& x, const StaleRead& y) {
-    return std::tuple{x.read_event, x.operand, x.write_event} < std::tuple{y.read_event, y.operand, y.write_event};
+    return std::tuple{x.read_event, x.operand, x.write_event} <
+           std::tuple{y.read_event, y.operand, y.write_event};
   });
   return out;
 }

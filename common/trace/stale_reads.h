@@ -33,15 +33,16 @@ struct StaleRead {
   int read_line = 0;
   int write_line = 0;
   bool write_first = false;  // the write was recorded before the read (else after it)
-  bool same_warp = false;    // reader and writer are lanes of one warp: a __syncwarp would have done
+  // reader and writer are lanes of one warp: a __syncwarp would have done
+  bool same_warp = false;
 
   // One line: "thread 5 read shared[37] at line 27; thread 37 wrote it at line 27 after the read,
   // in the same interval: no __syncthreads between"
   std::string describe() const;
 };
 
-// Every stale read of `t` in event order of the reads (then of the writes), at most `limit` of them.
-// Pure: needs only the events (not the DAG).
+// Every stale read of `t` in event order of the reads (then of the writes), at most `limit` of
+// them. Pure: needs only the events (not the DAG).
 std::vector<StaleRead> find_stale_reads(const Trace& t, std::size_t limit = 100000);
 
 }  // namespace rl

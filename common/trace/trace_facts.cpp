@@ -47,7 +47,8 @@ LocKey loc_key(const Event& e, const Location& l) {
 }
 
 // Who held each memory value in a register: for every location, the events whose a operand read it
-// (in event order), so that a shuffle whose b operand names the location finds the lane it came from.
+// (in event order), so that a shuffle whose b operand names the location finds the lane it came
+// from.
 using Holders = std::map<LocKey, std::vector<int>>;
 
 Holders holders_of(const Trace& t) {
@@ -85,7 +86,8 @@ int source_lane(const Trace& t, const Holders& holders, int ei) {
 }
 
 // Facts of one (launch, level) from the indexes of its events.
-LevelFacts level_facts(const Trace& t, const Holders& holders, int launch, int level, const std::vector<int>& idx) {
+LevelFacts level_facts(const Trace& t, const Holders& holders, int launch, int level,
+                       const std::vector<int>& idx) {
   LevelFacts f;
   f.launch = launch;
   f.level = level;
@@ -96,12 +98,14 @@ LevelFacts level_facts(const Trace& t, const Holders& holders, int launch, int l
   // accesses of one lane to one instruction within a level (a loop inside the level).
   using AccessKey = std::tuple<int, int, int, int, int, int>;
   std::map<AccessKey, std::vector<std::int64_t>> accesses;
-  std::map<std::tuple<int, int, int, int, int>, int> ordinal;  // (block, thread, line, kind, side) -> count
+  // (block, thread, line, kind, side) -> count
+  std::map<std::tuple<int, int, int, int, int>, int> ordinal;
   std::map<std::pair<int, int>, std::vector<std::pair<int, int>>> shuffles;
 
   for (int i : idx) {
     const Event& e = t.events[static_cast<std::size_t>(i)];
-    if (e.line > 0 && std::find(f.lines.begin(), f.lines.end(), e.line) == f.lines.end()) f.lines.push_back(e.line);
+    if (e.line > 0 && std::find(f.lines.begin(), f.lines.end(), e.line) == f.lines.end())
+      f.lines.push_back(e.line);
     if (e.thread < 0 || is_barrier(e.kind)) continue;
     if (e.kind == EventKind::load || e.kind == EventKind::combine || e.kind == EventKind::shuffle) {
       active.insert({e.block, e.thread});
@@ -161,9 +165,12 @@ TraceFacts compute_facts(const Trace& t) {
   out.launches.resize(t.launches.size());
   // The loader fills the DAG; a Trace built by hand may not have it yet.
   const Dag built = t.dag.event_levels.size() == t.events.size() ? Dag{} : build_dag(t);
-  const std::vector<int>& levels = t.dag.event_levels.size() == t.events.size() ? t.dag.event_levels : built.event_levels;
-  std::map<std::pair<int, int>, std::vector<int>> groups;  // (launch, level) -> events, in event order
-  for (std::size_t i = 0; i < t.events.size(); ++i) groups[{t.events[i].launch, levels[i]}].push_back(static_cast<int>(i));
+  const std::vector<int>& levels =
+      t.dag.event_levels.size() == t.events.size() ? t.dag.event_levels : built.event_levels;
+  // (launch, level) -> events, in event order
+  std::map<std::pair<int, int>, std::vector<int>> groups;
+  for (std::size_t i = 0; i < t.events.size(); ++i)
+    groups[{t.events[i].launch, levels[i]}].push_back(static_cast<int>(i));
   const Holders holders = holders_of(t);
   for (const auto& [key, idx] : groups) {
     LevelFacts f = level_facts(t, holders, key.first, key.second, idx);

@@ -48,11 +48,12 @@ struct LevelFacts {
   int active_threads = 0;   // distinct (block, thread) with a load/combine/shuffle at this level
   int active_warps = 0;     // warps with at least one active thread
   int divergent_warps = 0;  // of those, warps where some lanes are active and some are not
-  int worst_bank_conflict = 0;  // n-way of the worst warp access; 0 when no shared access
-  int shared_accesses = 0;      // warp accesses to shared memory
-  int conflicted_accesses = 0;  // of those, with a conflict of 2 ways or more
+  int worst_bank_conflict = 0;         // n-way of the worst warp access; 0 when no shared access
+  int shared_accesses = 0;             // warp accesses to shared memory
+  int conflicted_accesses = 0;         // of those, with a conflict of 2 ways or more
   std::int64_t shared_wavefronts = 0;  // sum over warp accesses of their n-way (serialised passes)
-  std::vector<int> lines;              // the distinct source lines of this level's events, barriers included, first seen first
+  // the distinct source lines of this level's events, barriers included, first seen first
+  std::vector<int> lines;
   std::vector<WarpAccess> accesses;
   std::vector<WarpShuffles> shuffles;
 };

@@ -17,9 +17,12 @@ inline constexpr std::int64_t kViewerBlocksShownWell = 396;
 // the viewer shows well; "" otherwise.
 inline std::string trace_size_warning(std::int64_t events, std::int64_t blocks, std::int64_t n) {
   if (events <= kViewerEventsShownWell && blocks <= kViewerBlocksShownWell) return "";
-  return "this trace of n = " + std::to_string(n) + " holds " + std::to_string(events) + " events and up to " +
-         std::to_string(blocks) + " blocks a launch, past what the viewer shows well (" + std::to_string(kViewerEventsShownWell) +
-         " events, " + std::to_string(kViewerBlocksShownWell) + " blocks): its overview will draw several blocks a tile; a smaller --n shows every block";
+  return "this trace of n = " + std::to_string(n) + " holds " + std::to_string(events) +
+         " events and up to " + std::to_string(blocks) +
+         " blocks a launch, past what the viewer shows well (" +
+         std::to_string(kViewerEventsShownWell) + " events, " +
+         std::to_string(kViewerBlocksShownWell) +
+         " blocks): its overview will draw several blocks a tile; a smaller --n shows every block";
 }
 
 }  // namespace rl

@@ -13,7 +13,7 @@
 namespace rl {
 
 inline constexpr std::size_t kMaxTraceBytes = std::size_t{256} << 20;  // 256 MiB
-inline constexpr int kMaxTraceDepth = 32;                               // JSON nesting
+inline constexpr int kMaxTraceDepth = 32;                              // JSON nesting
 
 Trace load_trace(const std::string& path);
 Trace parse_trace(std::string_view text, const std::string& name);

@@ -13,8 +13,10 @@ __global__ void interleaved_divergent(In<Trace> in, Out<Trace> out, std::uint64_
   Shared<Trace> partial = dynamic_shared<float>();  // one float per thread, sized by the launch
   const unsigned tid = threadIdx.x;
   const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;  // 64-bit: n may pass 2^32
-  partial[tid] = i < n ? in[i] : 0.0f;  // threads past the end load the identity, so the tree needs no mask
-  __syncthreads();                      // every load lands before any thread reads a neighbour's slot
+  // threads past the end load the identity, so the tree needs no mask
+  partial[tid] = i < n ? in[i] : 0.0f;
+  // every load lands before any thread reads a neighbour's slot
+  __syncthreads();
 
   for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
     // THE IDEA (and its flaw): thread tid works when it is a multiple of 2*stride. The working

@@ -20,7 +20,8 @@ __global__ void interleaved_strided(In<Trace> in, Out<Trace> out, std::uint64_t 
     // now either busy or idle, so no warp diverges (until fewer than 32 threads work).
     const unsigned index = 2 * stride * tid;
     // The new flaw: lane tid touches word 2*stride*tid, so a warp's 32 addresses fall into only
-    // 32/(2*stride) of the 32 banks: a 2-way bank conflict at stride 1, 4-way at 2, ... 16-way at 16.
+    // 32/(2*stride) of the 32 banks: a 2-way bank conflict at stride 1, 4-way at 2, ... 16-way at
+    // 16.
     if (index < blockDim.x) partial[index] += partial[index + stride];
     __syncthreads();
   }

@@ -9,13 +9,14 @@ namespace {
 
 // Each block reduces `block` inputs to one partial, so the kernel runs again over the partials
 // until one block is left (tree_passes, common/grid_size.h):
-//   sequential_addressing<<<ceil(n / block), block, block * sizeof(float), stream>>>(in, partials, n);
-//   sequential_addressing<<<ceil(partials / block), block, ...>>>(partials, ...);  ... one block writes out
+//   sequential_addressing<<<ceil(n / block), block, smem, stream>>>(in, partials, n);
+//   sequential_addressing<<<ceil(partials / block), block, smem, stream>>>(partials, ...);
+//   ... until one block writes out, where smem = block * sizeof(float)
 template <class Trace>
 void reduce(const ReduceCall& c) {
   for (const Pass& pass : tree_passes(c, c.block))
-    launch("sequential_addressing", sequential_addressing<Trace>, dim3(pass.blocks), dim3(c.block), c.block * sizeof(float), c.stream,
-           pass.in, pass.out, pass.count);
+    launch("sequential_addressing", sequential_addressing<Trace>, dim3(pass.blocks), dim3(c.block),
+           c.block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
 }
 
 }  // namespace
@@ -23,5 +24,6 @@ RL_NAMESPACE_END
 
 template <>
 rl::Plans rl::lesson_plans<3, rl::this_backend>() {
-  return {tree_plan<1>(3, "sequential_addressing", "Sequential addressing", reduce<NoTrace>, reduce<RecordTrace>)};
+  return {tree_plan<1>(3, "sequential_addressing", "Sequential addressing", reduce<NoTrace>,
+                       reduce<RecordTrace>)};
 }

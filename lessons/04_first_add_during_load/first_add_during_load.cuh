@@ -15,7 +15,8 @@ __global__ void first_add_during_load(In<Trace> in, Out<Trace> out, std::uint64_
   // registers on the way in, and the grid needs half as many blocks.
   const std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * blockDim.x) + tid;
   Float<Trace> sum = i < n ? in[i] : 0.0f;
-  if (i + blockDim.x < n) sum += in[i + blockDim.x];  // the second load is one block further: coalesced too
+  // the second load is one block further: coalesced too
+  if (i + blockDim.x < n) sum += in[i + blockDim.x];
   partial[tid] = sum;
   __syncthreads();
 

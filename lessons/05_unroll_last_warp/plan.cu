@@ -9,13 +9,14 @@ namespace {
 
 // Each block reduces 2 * `block` inputs to one partial, so the kernel runs again over the partials
 // until one block is left (tree_passes, common/grid_size.h):
-//   unroll_last_warp<<<ceil(n / (2 * block)), block, block * sizeof(float), stream>>>(in, partials, n);
-//   unroll_last_warp<<<ceil(partials / (2 * block)), block, ...>>>(partials, ...);  ... one block writes out
+//   unroll_last_warp<<<ceil(n / (2 * block)), block, smem, stream>>>(in, partials, n);
+//   unroll_last_warp<<<ceil(partials / (2 * block)), block, smem, stream>>>(partials, ...);
+//   ... until one block writes out, where smem = block * sizeof(float)
 template <class Trace>
 void reduce(const ReduceCall& c) {
   for (const Pass& pass : tree_passes(c, 2ull * c.block))
-    launch("unroll_last_warp", unroll_last_warp<Trace>, dim3(pass.blocks), dim3(c.block), c.block * sizeof(float), c.stream,
-           pass.in, pass.out, pass.count);
+    launch("unroll_last_warp", unroll_last_warp<Trace>, dim3(pass.blocks), dim3(c.block),
+           c.block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
 }
 
 }  // namespace
@@ -23,5 +24,6 @@ RL_NAMESPACE_END
 
 template <>
 rl::Plans rl::lesson_plans<5, rl::this_backend>() {
-  return {tree_plan<2>(5, "unroll_last_warp", "Unroll the last warp (__syncwarp-safe)", reduce<NoTrace>, reduce<RecordTrace>)};
+  return {tree_plan<2>(5, "unroll_last_warp", "Unroll the last warp (__syncwarp-safe)",
+                       reduce<NoTrace>, reduce<RecordTrace>)};
 }

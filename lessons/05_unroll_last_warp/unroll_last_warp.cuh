@@ -29,10 +29,13 @@ __global__ void unroll_last_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) 
     Float<Trace> sum = partial[tid];
 #pragma unroll
     for (unsigned stride = 32; stride > 0; stride /= 2) {
-      if (tid + stride < blockDim.x) sum += partial[tid + stride];  // never past the block's slots (block 32!)
-      __syncwarp();                                                  // all reads of this level before any write
+      // never past the block's slots (block 32!)
+      if (tid + stride < blockDim.x) sum += partial[tid + stride];
+      // all reads of this level before any write
+      __syncwarp();
       partial[tid] = sum;
-      __syncwarp();                                                  // all writes before the next level reads
+      // all writes before the next level reads
+      __syncwarp();
     }
   }
   if (tid == 0) out[blockIdx.x] = partial[0];

@@ -10,17 +10,20 @@
 RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) complete_unroll(In<Trace> in, Out<Trace> out, std::uint64_t n) {
-  static_assert(Block >= 32 && Block <= 1024 && (Block & (Block - 1)) == 0, "a power of two from 32 to 1024");
+__global__ void __launch_bounds__(Block)
+    complete_unroll(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  static_assert(Block >= 32 && Block <= 1024 && (Block & (Block - 1)) == 0,
+                "a power of two from 32 to 1024");
   Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
-  const std::uint64_t first = std::uint64_t{blockIdx.x} * (2 * Block);  // Block is a constant: 2*Block folds
-  partial[tid] = add_while_loading<Trace>(in, n, first, Block);          // lesson 04
+  // Block is a constant: 2*Block folds
+  const std::uint64_t first = std::uint64_t{blockIdx.x} * (2 * Block);
+  partial[tid] = add_while_loading<Trace>(in, n, first, Block);  // lesson 04
   __syncthreads();
 
   // THE IDEA: Block is known to the compiler, so each `if constexpr` below either becomes one level
-  // of straight-line code or vanishes: a 256-thread kernel holds exactly the levels 128 and 64, with
-  // no loop counter, no compare of the stride and no branch back.
+  // of straight-line code or vanishes: a 256-thread kernel holds exactly the levels 128 and 64,
+  // with no loop counter, no compare of the stride and no branch back.
   if constexpr (Block >= 1024) {
     if (tid < 512) partial[tid] += partial[tid + 512];
     __syncthreads();

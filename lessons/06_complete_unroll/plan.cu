@@ -11,14 +11,15 @@ namespace {
 // Each block reduces 2 * `Block` inputs to one partial, so the kernel runs again over the partials
 // until one block is left (tree_passes, common/grid_size.h), with the kernel compiled for the
 // run's block size (with_block_size, common/block_dispatch.h):
-//   complete_unroll<Block><<<ceil(n / (2 * Block)), block, block * sizeof(float), stream>>>(in, partials, n);
-//   complete_unroll<Block><<<ceil(partials / (2 * Block)), block, ...>>>(partials, ...);  ... one block writes out
+//   complete_unroll<Block><<<ceil(n / (2 * Block)), block, smem, stream>>>(in, partials, n);
+//   complete_unroll<Block><<<ceil(partials / (2 * Block)), block, smem, stream>>>(partials, ..);
+//   ... until one block writes out, where smem = Block * sizeof(float)
 template <class Trace>
 void reduce(const ReduceCall& c) {
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     for (const Pass& pass : tree_passes(c, 2 * Block))
-      launch("complete_unroll", complete_unroll<Block, Trace>, dim3(pass.blocks), dim3(Block), Block * sizeof(float),
-             c.stream, pass.in, pass.out, pass.count);
+      launch("complete_unroll", complete_unroll<Block, Trace>, dim3(pass.blocks), dim3(Block),
+             Block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
   });
 }
 
@@ -27,5 +28,6 @@ RL_NAMESPACE_END
 
 template <>
 rl::Plans rl::lesson_plans<6, rl::this_backend>() {
-  return {tree_plan<2>(6, "complete_unroll", "Complete unroll (block size as a template)", reduce<NoTrace>, reduce<RecordTrace>)};
+  return {tree_plan<2>(6, "complete_unroll", "Complete unroll (block size as a template)",
+                       reduce<NoTrace>, reduce<RecordTrace>)};
 }

@@ -9,7 +9,8 @@
 RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) multiple_elements_per_thread(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+__global__ void __launch_bounds__(Block)
+    multiple_elements_per_thread(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
   // THE IDEA: the grid is sized from the SM count (plan.cu), not from n. Each thread walks the

@@ -10,16 +10,18 @@ namespace {
 
 constexpr unsigned items_per_thread = 2;  // at least this many inputs per thread, or fewer blocks
 
-// A persistent grid (as many blocks as fit on the GPU at once) leaves one partial per block; the same
-// kernel with one block then sums the partials (persistent_passes, common/grid_size.h):
-//   multiple_elements_per_thread<Block><<<grid, Block, Block * sizeof(float), stream>>>(in, partials, n);
-//   multiple_elements_per_thread<Block><<<1, Block, Block * sizeof(float), stream>>>(partials, out, grid);
+// A persistent grid (as many blocks as fit on the GPU at once) leaves one partial per block; the
+// same kernel with one block then sums the partials (persistent_passes, common/grid_size.h):
+//   multiple_elements_per_thread<Block><<<grid, Block, smem, stream>>>(in, partials, n);
+//   multiple_elements_per_thread<Block><<<1, Block, smem, stream>>>(partials, out, grid);
+//   where smem = Block * sizeof(float)
 template <class Trace>
 void reduce(const ReduceCall& c) {
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     for (const Pass& pass : persistent_passes(c, items_per_thread))
-      launch("multiple_elements_per_thread", multiple_elements_per_thread<Block, Trace>, dim3(pass.blocks), dim3(Block), Block * sizeof(float), c.stream, pass.in,
-             pass.out, pass.count);
+      launch("multiple_elements_per_thread", multiple_elements_per_thread<Block, Trace>,
+             dim3(pass.blocks), dim3(Block), Block * sizeof(float), c.stream, pass.in, pass.out,
+             pass.count);
   });
 }
 
@@ -28,6 +30,7 @@ RL_NAMESPACE_END
 
 template <>
 rl::Plans rl::lesson_plans<7, rl::this_backend>() {
-  return {persistent_plan<items_per_thread>(7, "multiple_elements_per_thread", "Many elements per thread, grid sized to the GPU",
-                                           reduce<NoTrace>, reduce<RecordTrace>)};
+  return {persistent_plan<items_per_thread>(7, "multiple_elements_per_thread",
+                                            "Many elements per thread, grid sized to the GPU",
+                                            reduce<NoTrace>, reduce<RecordTrace>)};
 }

@@ -10,16 +10,17 @@ namespace {
 
 constexpr unsigned items_per_thread = 2;  // at least this many inputs per thread, or fewer blocks
 
-// A persistent grid (as many blocks as fit on the GPU at once) leaves one partial per block; the same
-// kernel with one block then sums the partials (persistent_passes, common/grid_size.h):
-//   warp_shuffle<Block, Butterfly><<<grid, Block, Block * sizeof(float), stream>>>(in, partials, n);
-//   warp_shuffle<Block, Butterfly><<<1, Block, Block * sizeof(float), stream>>>(partials, out, grid);
+// A persistent grid (as many blocks as fit on the GPU at once) leaves one partial per block; the
+// same kernel with one block then sums the partials (persistent_passes, common/grid_size.h):
+//   warp_shuffle<Block, Butterfly><<<grid, Block, smem, stream>>>(in, partials, n);
+//   warp_shuffle<Block, Butterfly><<<1, Block, smem, stream>>>(partials, out, grid);
+//   where smem = Block * sizeof(float)
 template <bool Butterfly, class Trace>
 void reduce(const ReduceCall& c) {
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     for (const Pass& pass : persistent_passes(c, items_per_thread))
-      launch("warp_shuffle", warp_shuffle<Block, Butterfly, Trace>, dim3(pass.blocks), dim3(Block), Block * sizeof(float), c.stream, pass.in,
-             pass.out, pass.count);
+      launch("warp_shuffle", warp_shuffle<Block, Butterfly, Trace>, dim3(pass.blocks), dim3(Block),
+             Block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
   });
 }
 
@@ -29,8 +30,10 @@ RL_NAMESPACE_END
 template <>
 rl::Plans rl::lesson_plans<8, rl::this_backend>() {
   constexpr std::string_view title = "Warp shuffles for the last levels";
-  Plan butterfly = persistent_plan<items_per_thread>(8, "warp_shuffle", title, reduce<true, NoTrace>, reduce<true, RecordTrace>);
+  Plan butterfly = persistent_plan<items_per_thread>(
+      8, "warp_shuffle", title, reduce<true, NoTrace>, reduce<true, RecordTrace>);
   butterfly.variant = "butterfly";
-  return {persistent_plan<items_per_thread>(8, "warp_shuffle", title, reduce<false, NoTrace>, reduce<false, RecordTrace>),
+  return {persistent_plan<items_per_thread>(8, "warp_shuffle", title, reduce<false, NoTrace>,
+                                            reduce<false, RecordTrace>),
           butterfly};
 }

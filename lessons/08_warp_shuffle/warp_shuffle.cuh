@@ -1,5 +1,6 @@
 #pragma once
-// Lesson 08: the last levels of the tree done in registers with warp shuffles instead of shared memory.
+// Lesson 08: the last levels of the tree done in registers with warp shuffles instead of shared
+// memory.
 #include <cstdint>
 
 #include "common/device/grid_stride_sum.cuh"
@@ -10,7 +11,8 @@
 RL_NAMESPACE_BEGIN
 
 template <unsigned Block, bool Butterfly, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) warp_shuffle(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+__global__ void __launch_bounds__(Block)
+    warp_shuffle(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
   partial[tid] = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
@@ -26,9 +28,11 @@ __global__ void __launch_bounds__(Block) warp_shuffle(In<Trace> in, Out<Trace> o
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2) {
       if constexpr (Butterfly) {
-        v += __shfl_xor_sync(full_warp, v, offset);  // lanes swap in pairs: every lane ends with the total
+        // lanes swap in pairs: every lane ends with the total
+        v += __shfl_xor_sync(full_warp, v, offset);
       } else {
-        v += __shfl_down_sync(full_warp, v, offset);  // lane i gets lane i + offset's: lane 0 ends with it
+        // lane i gets lane i + offset's: lane 0 ends with it
+        v += __shfl_down_sync(full_warp, v, offset);
       }
     }
     if (tid == 0) out[blockIdx.x] = v;

@@ -10,13 +10,15 @@
 RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) block_two_stage(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+__global__ void __launch_bounds__(Block)
+    block_two_stage(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Float<Trace> sum = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
   // THE IDEA: log2(Block) shared-memory levels with a barrier each become two rounds of five
   // shuffles and one barrier.
   sum = warp_sum<Trace>(sum);  // stage 1: every warp at once, in registers (lesson 08)
   if constexpr (Block > 32) {
-    __shared__ float totals[Block / 32];  // one word per warp: 32x fewer shared accesses than a tree
+    // one word per warp: 32x fewer shared accesses than a tree
+    __shared__ float totals[Block / 32];
     Shared<Trace> warp_totals = totals;
     const unsigned lane = threadIdx.x % 32;
     const unsigned warp = threadIdx.x / 32;

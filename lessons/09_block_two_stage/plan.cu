@@ -10,16 +10,16 @@ namespace {
 
 constexpr unsigned items_per_thread = 2;  // at least this many inputs per thread, or fewer blocks
 
-// A persistent grid (as many blocks as fit on the GPU at once) leaves one partial per block; the same
-// kernel with one block then sums the partials (persistent_passes, common/grid_size.h):
+// A persistent grid (as many blocks as fit on the GPU at once) leaves one partial per block; the
+// same kernel with one block then sums the partials (persistent_passes, common/grid_size.h):
 //   block_two_stage<Block><<<grid, Block, 0, stream>>>(in, partials, n);
 //   block_two_stage<Block><<<1, Block, 0, stream>>>(partials, out, grid);
 template <class Trace>
 void reduce(const ReduceCall& c) {
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     for (const Pass& pass : persistent_passes(c, items_per_thread))
-      launch("block_two_stage", block_two_stage<Block, Trace>, dim3(pass.blocks), dim3(Block), 0, c.stream, pass.in,
-             pass.out, pass.count);
+      launch("block_two_stage", block_two_stage<Block, Trace>, dim3(pass.blocks), dim3(Block), 0,
+             c.stream, pass.in, pass.out, pass.count);
   });
 }
 
@@ -28,6 +28,7 @@ RL_NAMESPACE_END
 
 template <>
 rl::Plans rl::lesson_plans<9, rl::this_backend>() {
-  return {persistent_plan<items_per_thread>(9, "block_two_stage", "Two-stage block reduce with shuffles", reduce<NoTrace>,
-                                           reduce<RecordTrace>)};
+  return {persistent_plan<items_per_thread>(9, "block_two_stage",
+                                            "Two-stage block reduce with shuffles", reduce<NoTrace>,
+                                            reduce<RecordTrace>)};
 }

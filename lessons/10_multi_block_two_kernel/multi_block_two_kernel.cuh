@@ -11,7 +11,8 @@ RL_NAMESPACE_BEGIN
 
 // Kernel 1: a persistent grid, each block leaving one partial (lessons 07 and 09).
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) block_partials(In<Trace> in, Out<Trace> partials, std::uint64_t n) {
+__global__ void __launch_bounds__(Block)
+    block_partials(In<Trace> in, Out<Trace> partials, std::uint64_t n) {
   const Float<Trace> sum = block_sum<Block, Trace>(grid_stride_sum<Block, Trace>(in, n));
   if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
@@ -20,7 +21,8 @@ __global__ void __launch_bounds__(Block) block_partials(In<Trace> in, Out<Trace>
 // what it costs is the launch itself, which this lesson measures.
 inline constexpr unsigned finish_block = 1024;
 template <class Trace = NoTrace>
-__global__ void __launch_bounds__(finish_block) sum_partials(In<Trace> partials, Out<Trace> out, std::uint64_t count) {
+__global__ void __launch_bounds__(finish_block)
+    sum_partials(In<Trace> partials, Out<Trace> out, std::uint64_t count) {
   Float<Trace> sum = 0.0f;
   for (std::uint64_t i = threadIdx.x; i < count; i += finish_block) sum += partials[i];
   sum = block_sum<finish_block, Trace>(sum);

@@ -1,6 +1,6 @@
-// Lesson 10's launch plan: a partials kernel, then a finishing kernel (or the host) over its partials.
-// main.cpp -> rl::lesson_main<10> -> lesson_plans<10, backend>() at the end of this file, which
-// CMake compiles twice: by nvcc for the GPU and by g++ for the simulator.
+// Lesson 10's launch plan: a partials kernel, then a finishing kernel (or the host) over its
+// partials. main.cpp -> rl::lesson_main<10> -> lesson_plans<10, backend>() at the end of this file,
+// which CMake compiles twice: by nvcc for the GPU and by g++ for the simulator.
 #include <vector>
 
 #include "common/block_dispatch.h"
@@ -12,14 +12,15 @@ namespace {
 
 constexpr unsigned items_per_thread = 2;  // at least this many inputs per thread, or fewer blocks
 
-// Step 1, shared by both variants: a persistent grid leaves one partial per block; returns how many.
+// Step 1, shared by both variants: a persistent grid leaves one partial per block; returns how
+// many.
 //   block_partials<Block><<<grid, Block, 0, stream>>>(in, partials, n);
 template <class Trace>
 unsigned launch_partials(const ReduceCall& c) {
   const unsigned grid = persistent_grid(c.n, c.block, items_per_thread, c.shape);
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
-    launch("block_partials", block_partials<Block, Trace>, dim3(grid), dim3(Block), 0, c.stream, c.in,
-           static_cast<float*>(c.scratch), c.n);
+    launch("block_partials", block_partials<Block, Trace>, dim3(grid), dim3(Block), 0, c.stream,
+           c.in, static_cast<float*>(c.scratch), c.n);
   });
   return grid;
 }
@@ -52,7 +53,8 @@ std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape& sh
 
 std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& shape) {
   const std::uint64_t grid = persistent_grid(n, block, items_per_thread, shape);
-  return summation_depth(block, ceil_div(n, grid * block)) + summation_depth(finish_block, ceil_div(grid, finish_block));
+  return summation_depth(block, ceil_div(n, grid * block)) +
+         summation_depth(finish_block, ceil_div(grid, finish_block));
 }
 
 std::uint64_t depth_on_host(std::uint64_t n, unsigned block, const DeviceShape& shape) {
@@ -65,11 +67,13 @@ RL_NAMESPACE_END
 
 template <>
 rl::Plans rl::lesson_plans<10, rl::this_backend>() {
-  constexpr std::string_view slug = "multi_block_two_kernel", title = "Partials kernel, then a finishing kernel";
+  constexpr std::string_view slug = "multi_block_two_kernel",
+                             title = "Partials kernel, then a finishing kernel";
   Plan two_kernels = lesson_plan(10, slug, title, reduce<NoTrace>, reduce<RecordTrace>);
   two_kernels.scratch_bytes = scratch_bytes;
   two_kernels.depth = depth;
-  Plan host_finish = lesson_plan(10, slug, title, reduce_on_host<NoTrace>, reduce_on_host<RecordTrace>);
+  Plan host_finish =
+      lesson_plan(10, slug, title, reduce_on_host<NoTrace>, reduce_on_host<RecordTrace>);
   host_finish.variant = "host_finish";
   host_finish.scratch_bytes = scratch_bytes;
   host_finish.depth = depth_on_host;

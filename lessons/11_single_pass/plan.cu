@@ -17,8 +17,8 @@ template <class Trace>
 void reduce(const ReduceCall& c) {
   const unsigned grid = persistent_grid(c.n, c.block, items_per_thread, c.shape);
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
-    launch("single_pass", single_pass<Block, 4, QuadOrder::interleaved, Trace>, dim3(grid), dim3(Block), 0, c.stream,
-           c.in, c.out, c.n, static_cast<float*>(c.scratch));
+    launch("single_pass", single_pass<Block, 4, QuadOrder::interleaved, Trace>, dim3(grid),
+           dim3(Block), 0, c.stream, c.in, c.out, c.n, static_cast<float*>(c.scratch));
   });
 }
 
@@ -30,8 +30,8 @@ void reduce_atomic(const ReduceCall& c) {
   const unsigned grid = persistent_grid(c.n, c.block, items_per_thread, c.shape);
   zero_async(c.out, sizeof(float), c.stream);  // the atomics add into it
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
-    launch("single_pass_atomic", single_pass_atomic<Block, Trace>, dim3(grid), dim3(Block), 0, c.stream, c.in, c.out,
-           c.n);
+    launch("single_pass_atomic", single_pass_atomic<Block, Trace>, dim3(grid), dim3(Block), 0,
+           c.stream, c.in, c.out, c.n);
   });
 }
 
@@ -39,7 +39,8 @@ std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape& sh
   return persistent_grid(n, block, items_per_thread, shape) * sizeof(float);
 }
 
-// A thread's run of quads (each quad two levels), head and tail, two block sums and the finish's run.
+// A thread's run of quads (each quad two levels), head and tail, two block sums and the finish's
+// run.
 std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& shape) {
   const std::uint64_t g = persistent_grid(n, block, items_per_thread, shape);
   return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) + ceil_div(g, block);
@@ -55,7 +56,8 @@ RL_NAMESPACE_END
 
 template <>
 rl::Plans rl::lesson_plans<11, rl::this_backend>() {
-  constexpr std::string_view slug = "single_pass", title = "Single pass: vector loads, last block finishes";
+  constexpr std::string_view slug = "single_pass",
+                             title = "Single pass: vector loads, last block finishes";
   Plan last_block = lesson_plan(11, slug, title, reduce<NoTrace>, reduce<RecordTrace>);
   last_block.preferred_block = 1024;  // fewer, wider blocks: fewer partials to finish
   last_block.scratch_bytes = scratch_bytes;

@@ -41,8 +41,9 @@ __device__ __forceinline__ Float<Trace> thread_sum_vectorized(In<Trace> in, std:
   // consecutive quads.
   for (; q + (LoadsInFlight - 1) * stride < end; q += LoadsInFlight * stride) {
     Float4<Trace> v[LoadsInFlight];
+    // all issued first
 #pragma unroll
-    for (unsigned k = 0; k < LoadsInFlight; ++k) v[k] = __ldg(body + q + k * stride);  // all issued first
+    for (unsigned k = 0; k < LoadsInFlight; ++k) v[k] = __ldg(body + q + k * stride);
 #pragma unroll
     for (unsigned k = 0; k < LoadsInFlight; ++k) sum += (v[k].x + v[k].y) + (v[k].z + v[k].w);
   }
@@ -60,16 +61,20 @@ __device__ __forceinline__ Float<Trace> thread_sum_vectorized(In<Trace> in, std:
 // when the last block arrives, so each launch finds it at zero without a memset (a second launch).
 __device__ unsigned int blocks_finished = 0;
 
-template <unsigned Block, unsigned LoadsInFlight = 4, QuadOrder Order = QuadOrder::interleaved, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) single_pass(In<Trace> in, Out<Trace> out, std::uint64_t n, Out<Trace> partials) {
-  const Float<Trace> sum = block_sum<Block, Trace>(thread_sum_vectorized<Block, LoadsInFlight, Order, Trace>(in, n));
+template <unsigned Block, unsigned LoadsInFlight = 4, QuadOrder Order = QuadOrder::interleaved,
+          class Trace = NoTrace>
+__global__ void __launch_bounds__(Block)
+    single_pass(In<Trace> in, Out<Trace> out, std::uint64_t n, Out<Trace> partials) {
+  const Float<Trace> sum =
+      block_sum<Block, Trace>(thread_sum_vectorized<Block, LoadsInFlight, Order, Trace>(in, n));
 
-  // THE IDEA (2): no second launch. Each block publishes its partial, then takes a ticket; the block
-  // that takes the last ticket knows every other partial is already visible, and finishes.
+  // THE IDEA (2): no second launch. Each block publishes its partial, then takes a ticket; the
+  // block that takes the last ticket knows every other partial is already visible, and finishes.
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
-    __threadfence();  // release: the partial is visible device-wide before the ticket says it is there
+    // release: the partial is visible device-wide before the ticket says it is there
+    __threadfence();
     is_last = atomicInc(&blocks_finished, gridDim.x - 1) == gridDim.x - 1;
     if (is_last) __threadfence();  // acquire: the reads of the partials below come after the ticket
   }
@@ -90,8 +95,10 @@ __global__ void __launch_bounds__(Block) single_pass(In<Trace> in, Out<Trace> ou
 // The contrast: finish with one atomicAdd per block. Blocks arrive in a different order each run,
 // and float addition is not associative, so the last bits of the total vary from run to run.
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) single_pass_atomic(In<Trace> in, Out<Trace> out, std::uint64_t n) {
-  const Float<Trace> sum = block_sum<Block, Trace>(thread_sum_vectorized<Block, 4, QuadOrder::interleaved, Trace>(in, n));
+__global__ void __launch_bounds__(Block)
+    single_pass_atomic(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  const Float<Trace> sum = block_sum<Block, Trace>(
+      thread_sum_vectorized<Block, 4, QuadOrder::interleaved, Trace>(in, n));
   if (threadIdx.x == 0) atomicAdd(out, sum);
 }
 

@@ -8,7 +8,9 @@ RL_NAMESPACE_BEGIN
 namespace {
 #if defined(__CUDACC__)
 
-std::size_t cub_scratch_bytes(std::uint64_t n, unsigned, const DeviceShape&) { return cub_sum_storage_bytes(n); }
+std::size_t cub_scratch_bytes(std::uint64_t n, unsigned, const DeviceShape&) {
+  return cub_sum_storage_bytes(n);
+}
 
 void cub_reduce(const ReduceCall& c) {
   // The size query is host work on every call; ask once per n, as a program reusing its temporary
@@ -19,7 +21,8 @@ void cub_reduce(const ReduceCall& c) {
   cub_sum(c.in, c.out, c.n, c.scratch, bytes, static_cast<cudaStream_t>(c.stream));
 }
 
-std::size_t thrust_scratch_bytes(std::uint64_t, unsigned, const DeviceShape&) { return 0; }  // Thrust allocates its own
+// Thrust allocates its own
+std::size_t thrust_scratch_bytes(std::uint64_t, unsigned, const DeviceShape&) { return 0; }
 
 void thrust_reduce(const ReduceCall& c) {
   const float total = thrust_sum(c.in, c.n, static_cast<cudaStream_t>(c.stream));
@@ -39,7 +42,8 @@ RL_NAMESPACE_END
 template <>
 rl::Plans rl::lesson_plans<12, rl::this_backend>() {
 #if defined(__CUDACC__)
-  constexpr std::string_view slug = "versus_cub", title = "CUB DeviceReduce::Sum and thrust::reduce";
+  constexpr std::string_view slug = "versus_cub",
+                             title = "CUB DeviceReduce::Sum and thrust::reduce";
   Plan cub = lesson_plan(12, slug, title, cub_reduce);
   cub.scratch_bytes = cub_scratch_bytes;
   cub.depth = library_depth;

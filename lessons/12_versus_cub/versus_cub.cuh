@@ -8,9 +8,9 @@
 
 #include "common/cuda_compat.h"
 #if defined(__CUDACC__)
-#include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
+#include <cub/device/device_reduce.cuh>
 
 #include "common/backends/gpu/check.h"
 #endif
@@ -21,14 +21,16 @@ RL_NAMESPACE_BEGIN
 // CUB's two-call protocol: called with no storage, DeviceReduce::Sum only says how much it needs.
 inline std::size_t cub_sum_storage_bytes(std::uint64_t n) {
   std::size_t bytes = 0;
-  RL_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const float*>(nullptr), static_cast<float*>(nullptr),
-                                       static_cast<std::int64_t>(n)));
+  RL_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const float*>(nullptr),
+                                       static_cast<float*>(nullptr), static_cast<std::int64_t>(n)));
   return bytes;
 }
 
 // The second call: the reduction, enqueued on `stream` with `bytes` of temporary storage.
-inline void cub_sum(const float* in, float* out, std::uint64_t n, void* storage, std::size_t bytes, cudaStream_t stream) {
-  RL_CUDA_CHECK(cub::DeviceReduce::Sum(storage, bytes, in, out, static_cast<std::int64_t>(n), stream));
+inline void cub_sum(const float* in, float* out, std::uint64_t n, void* storage, std::size_t bytes,
+                    cudaStream_t stream) {
+  RL_CUDA_CHECK(
+      cub::DeviceReduce::Sum(storage, bytes, in, out, static_cast<std::int64_t>(n), stream));
 }
 
 // thrust::reduce returns the value to the host: it synchronises, and its temporary storage is

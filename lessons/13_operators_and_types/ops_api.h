@@ -1,7 +1,7 @@
 #pragma once
-// Lesson 13's host API: any operator on any element type, on either backend, behind a table of plain
-// functions (the kernels are templates; ops_kernels.cu's table picks the instantiation from run-time
-// values, and is compiled once per backend: common/host/backend_copies.h).
+// Lesson 13's host API: any operator on any element type, on either backend, behind a table of
+// plain functions (the kernels are templates; ops_kernels.cu's table picks the instantiation from
+// run-time values, and is compiled once per backend: common/host/backend_copies.h).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,7 +14,8 @@
 
 namespace rl {
 
-inline constexpr std::size_t ops_out_bytes = 32;  // room for any operator's result (a value and an index)
+// room for any operator's result (a value and an index)
+inline constexpr std::size_t ops_out_bytes = 32;
 
 // The kernels on one backend. The result is the operator's Op::Out: decode it with decode_output
 // (common/host/typed_outputs.h).
@@ -22,8 +23,8 @@ struct OpsKernels {
   Backend backend = Backend::sim;
   std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t n, const DeviceShape&) = nullptr;
   // Enqueues the reduction of n elements at device address `in`; the result lands in `out`.
-  void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t n, void* scratch, void* out, const DeviceShape&,
-                 void* stream) = nullptr;
+  void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t n, void* scratch, void* out,
+                 const DeviceShape&, void* stream) = nullptr;
   // The plan's longest chain of combines (sets the tolerance, see typed.h).
   std::uint64_t (*depth)(ReduceOp, DType, std::uint64_t n, const DeviceShape&) = nullptr;
   // The kernel file this build compiled: the solution, the exercise or a student's submission.
@@ -35,8 +36,8 @@ struct OpsKernels {
 struct OpsCub {
   std::string (*name)(ReduceOp, DType) = nullptr;
   std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t n) = nullptr;
-  void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t n, void* scratch, std::size_t scratch_bytes, void* out,
-                 void* stream) = nullptr;
+  void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t n, void* scratch,
+                 std::size_t scratch_bytes, void* out, void* stream) = nullptr;
 };
 
 // The kernels on backend b; nullptr where this build has none (the GPU without CUDA).

@@ -20,18 +20,20 @@ const OpsKernels& compiled_table<OpsKernels, this_backend>() {
           [](ReduceOp op, DType t, std::uint64_t n, const DeviceShape& s) {
             std::size_t bytes = 0;
             for_op_and_type(op, t, [&](auto o, auto e) {
-              bytes = ops_scratch_bytes<typename decltype(o)::type, typename decltype(e)::type>(n, s);
+              bytes =
+                  ops_scratch_bytes<typename decltype(o)::type, typename decltype(e)::type>(n, s);
             });
             return bytes;
           },
       .reduce =
-          [](ReduceOp op, DType t, const void* in, std::uint64_t n, void* scratch, void* out, const DeviceShape& s,
-             void* stream) {
+          [](ReduceOp op, DType t, const void* in, std::uint64_t n, void* scratch, void* out,
+             const DeviceShape& s, void* stream) {
             for_op_and_type(op, t, [&](auto o, auto e) {
               using Op = typename decltype(o)::type;
               using T = typename decltype(e)::type;
               static_assert(sizeof(typename Op::Out) <= ops_out_bytes);
-              reduce_with<Op, T>(static_cast<const T*>(in), n, scratch, static_cast<typename Op::Out*>(out), s, stream);
+              reduce_with<Op, T>(static_cast<const T*>(in), n, scratch,
+                                 static_cast<typename Op::Out*>(out), s, stream);
             });
           },
       .depth =

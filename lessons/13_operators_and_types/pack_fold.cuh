@@ -28,9 +28,16 @@ struct PackFold {
 };
 
 // Two 16-bit floats in one 32-bit register (the simulator has them too: common/sim/half_types.h).
-template <class T> struct PairOf;
-template <> struct PairOf<__half> { using type = __half2; };
-template <> struct PairOf<__nv_bfloat16> { using type = __nv_bfloat162; };
+template <class T>
+struct PairOf;
+template <>
+struct PairOf<__half> {
+  using type = __half2;
+};
+template <>
+struct PairOf<__nv_bfloat16> {
+  using type = __nv_bfloat162;
+};
 
 // argmax/argmin of 16-bit floats. Folding element by element costs, for each of a load's 8 values,
 // a widening, a comparison, a NaN test and a select of a value and a 64-bit index: about 60
@@ -45,18 +52,22 @@ template <> struct PairOf<__nv_bfloat16> { using type = __nv_bfloat162; };
 //      them again at the end, which cost every thread one more DRAM round trip as its last act);
 //      at the end the element is the first lane equal to the best, or the first NaN: the lowest
 //      index, as the rule asks.
-// About a dozen instructions per load. The block and grid combine (ArgExtreme::combine) is unchanged.
+// About a dozen instructions per load. The block and grid combine (ArgExtreme::combine) is
+// unchanged.
 template <class T, bool Largest>
 struct PackedArgExtreme {
   using Op = ArgExtreme<T, Largest>;
   using Pair = typename PairOf<T>::type;
   static constexpr std::uint64_t none = ~std::uint64_t{0};
   struct State {
-    float best;           // the extreme of the loads so far (NaN once one held a NaN)
-    std::uint64_t first;  // the index of the first element of the load it came from; `none` before any
-    int4 raw;             // that load
+    float best;  // the extreme of the loads so far (NaN once one held a NaN)
+    // the index of the first element of the load it came from; `none` before any
+    std::uint64_t first;
+    int4 raw;  // that load
   };
-  static __device__ __forceinline__ Pair extreme(Pair a, Pair b) { return Largest ? __hmax2_nan(a, b) : __hmin2_nan(a, b); }
+  static __device__ __forceinline__ Pair extreme(Pair a, Pair b) {
+    return Largest ? __hmax2_nan(a, b) : __hmin2_nan(a, b);
+  }
 
   static __device__ __forceinline__ State start() { return {Op::identity().value, none, int4{}}; }
   static __device__ __forceinline__ State fold(State s, const int4& raw, std::uint64_t first) {
@@ -66,7 +77,8 @@ struct PackedArgExtreme {
     const float lo = __low2float(e), hi = __high2float(e);
     const float m = is_nan(lo) || Op::beyond(lo, hi) ? lo : hi;  // NaN when either lane is
     // The first load is always taken, so that even an all -inf input has an index.
-    if (s.first == none || (!is_nan(s.best) && (Op::beyond(m, s.best) || is_nan(m)))) s = {m, first, raw};
+    if (s.first == none || (!is_nan(s.best) && (Op::beyond(m, s.best) || is_nan(m))))
+      s = {m, first, raw};
     return s;
   }
   static __device__ __forceinline__ typename Op::Acc finish(State s, const T*) {
@@ -76,12 +88,15 @@ struct PackedArgExtreme {
     const bool want_nan = is_nan(s.best);
 #pragma unroll
     for (unsigned j = 0; j < pack_size<T>; ++j)
-      if (want_nan ? is_nan(v[j]) : v[j] == s.best) return {v[j], s.first + j};  // == also matches -0 with +0
+      // == also matches -0 with +0
+      if (want_nan ? is_nan(v[j]) : v[j] == s.best) return {v[j], s.first + j};
     return {s.best, s.first};  // not reached: the best is one of the load's values
   }
 };
-template <bool Largest> struct PackFold<ArgExtreme<__half, Largest>, __half> : PackedArgExtreme<__half, Largest> {};
 template <bool Largest>
-struct PackFold<ArgExtreme<__nv_bfloat16, Largest>, __nv_bfloat16> : PackedArgExtreme<__nv_bfloat16, Largest> {};
+struct PackFold<ArgExtreme<__half, Largest>, __half> : PackedArgExtreme<__half, Largest> {};
+template <bool Largest>
+struct PackFold<ArgExtreme<__nv_bfloat16, Largest>, __nv_bfloat16>
+    : PackedArgExtreme<__nv_bfloat16, Largest> {};
 
 RL_NAMESPACE_END

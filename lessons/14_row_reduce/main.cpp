@@ -9,7 +9,9 @@ int main(int argc, char** argv) {
   using namespace rl;
   MatrixLesson lesson;
   lesson.program = "14_row_reduce";
-  lesson.about = "Lesson 14: reduce each row of a row-major M x N matrix (a group, a warp, a block or several blocks a row)";
+  lesson.about =
+      "Lesson 14: reduce each row of a row-major M x N matrix (a group, a warp, a block or several "
+      "blocks a row)";
   lesson.axis = Axis::rows;
   lesson.kernels = [](Backend b) -> const MatrixKernels* { return rows_kernels(b); };
   lesson.graded_cases = rows_graded_cases;

@@ -6,18 +6,22 @@
 #include "common/host/matrix_table.h"
 #include "common/kernel_source.h"
 #include "common/launch.h"
+#include "lessons/14_row_reduce/plan.cuh"
 #include "lessons/14_row_reduce/row_reduce.cuh"
 #include "lessons/14_row_reduce/row_reduce_api.h"
-#include "lessons/14_row_reduce/plan.cuh"
 
 RL_NAMESPACE_BEGIN
 
 // plan.cuh's four templates, named for TypedMatrix (common/host/matrix_table.h).
 struct RowsTemplates {
-  template <class Op, class T> static constexpr auto scratch_bytes = &rows_scratch_bytes<Op, T>;
-  template <class Op, class T> static constexpr auto reduce = &rows_reduce<Op, T>;
-  template <class Op, class T> static constexpr auto depth = &rows_depth<Op, T>;
-  template <class T> static constexpr auto plan = &rows_plan_text<T>;
+  template <class Op, class T>
+  static constexpr auto scratch_bytes = &rows_scratch_bytes<Op, T>;
+  template <class Op, class T>
+  static constexpr auto reduce = &rows_reduce<Op, T>;
+  template <class Op, class T>
+  static constexpr auto depth = &rows_depth<Op, T>;
+  template <class T>
+  static constexpr auto plan = &rows_plan_text<T>;
 };
 
 RL_NAMESPACE_END

@@ -6,8 +6,8 @@
 //
 // Two levels, as lesson 14's (row_reduce_api.h); outputs decode with common/host/typed_outputs.h:
 //  * typed templates in plan.cuh (the launch plan of column_reduce.cuh's kernel):
-//      columns_scratch_bytes<Op, T>(M, N, shape)
-//      columns_reduce<Op, T>(const T* in, M, N, typename Op::Out* out, void* scratch, shape, stream)
+//      columns_scratch_bytes<Op, T>(M, N, shape) columns_reduce<Op, T>(const T* in, M, N, typename
+//      Op::Out* out, void* scratch, shape, stream)
 //  * the run-time table below (columns_kernels.cu fills it once per backend), and run_columns() for
 //    host code.
 // Contract: as lesson 14's. `in` and `out` are device addresses, `in` element-aligned (16-byte
@@ -32,10 +32,10 @@ namespace rl {
 // The kernels on one backend: a matrix lesson's table (common/host/matrix_cases.h), one output a
 // column, and the naive version beside it.
 struct ColumnsKernels : MatrixKernels {
-  // The naive version for the lesson's comparison: one atomicAdd per element into a zeroed out[col].
-  // float32 sum only; nondeterministic (the order of the adds changes from run to run).
-  void (*atomic_sum_f32)(const float* in, std::uint64_t m, std::uint64_t n, float* out, const DeviceShape&,
-                         void* stream) = nullptr;
+  // The naive version for the lesson's comparison: one atomicAdd per element into a zeroed
+  // out[col]. float32 sum only; nondeterministic (the order of the adds changes from run to run).
+  void (*atomic_sum_f32)(const float* in, std::uint64_t m, std::uint64_t n, float* out,
+                         const DeviceShape&, void* stream) = nullptr;
 };
 
 // CUB's nearest call, a segmented sum over a column-major view (cub_columns.cu).
@@ -48,13 +48,15 @@ const ColumnsCub* columns_cub();
 
 // Reduces each column of the m x n matrix of type t at device address `in`, returning n results.
 // Throws UsageError for m == 0 with any operator but sum.
-std::vector<OpValue> run_columns(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m, std::uint64_t n);
-// The same, returning the n outputs as the kernel left them (reduce_output_bytes each): an output it
-// never wrote is still the poison, bytes of 0xFF (the grader names that mistake).
-std::vector<unsigned char> run_columns_raw(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m,
-                                           std::uint64_t n);
+std::vector<OpValue> run_columns(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t m,
+                                 std::uint64_t n);
+// The same, returning the n outputs as the kernel left them (reduce_output_bytes each): an output
+// it never wrote is still the poison, bytes of 0xFF (the grader names that mistake).
+std::vector<unsigned char> run_columns_raw(Device& d, ReduceOp op, DType t, const void* in,
+                                           std::uint64_t m, std::uint64_t n);
 // The naive atomic version, float32 sum only.
-std::vector<OpValue> run_columns_atomic(Device& d, const void* in, std::uint64_t m, std::uint64_t n);
+std::vector<OpValue> run_columns_atomic(Device& d, const void* in, std::uint64_t m,
+                                        std::uint64_t n);
 
 // Lesson 15's graded cases (common/host/matrix_cases.h), smallest first: tall-skinny (many chunks,
 // one tile), short-wide (one chunk, many tiles), square-ish, odd N (scalar loads), every type,

@@ -14,10 +14,14 @@ RL_NAMESPACE_BEGIN
 
 // plan.cuh's four templates, named for TypedMatrix (common/host/matrix_table.h).
 struct ColumnsTemplates {
-  template <class Op, class T> static constexpr auto scratch_bytes = &columns_scratch_bytes<Op, T>;
-  template <class Op, class T> static constexpr auto reduce = &columns_reduce<Op, T>;
-  template <class Op, class T> static constexpr auto depth = &columns_depth<Op, T>;
-  template <class T> static constexpr auto plan = &columns_plan_text<T>;
+  template <class Op, class T>
+  static constexpr auto scratch_bytes = &columns_scratch_bytes<Op, T>;
+  template <class Op, class T>
+  static constexpr auto reduce = &columns_reduce<Op, T>;
+  template <class Op, class T>
+  static constexpr auto depth = &columns_depth<Op, T>;
+  template <class T>
+  static constexpr auto plan = &columns_plan_text<T>;
 };
 
 RL_NAMESPACE_END
@@ -26,7 +30,8 @@ namespace rl {
 
 template <>
 const ColumnsKernels& compiled_table<ColumnsKernels, this_backend>() {
-  return matrix_kernels_table<ColumnsKernels, ColumnsTemplates>(kernel_source, columns_atomic_sum_launch);
+  return matrix_kernels_table<ColumnsKernels, ColumnsTemplates>(kernel_source,
+                                                                columns_atomic_sum_launch);
 }
 
 }  // namespace rl

@@ -10,14 +10,17 @@ int main(int argc, char** argv) {
   using namespace rl;
   MatrixLesson lesson;
   lesson.program = "15_column_reduce";
-  lesson.about = "Lesson 15: reduce each column of a row-major M x N matrix (coalesced rows, chunk partials, a fixed-order finish)";
+  lesson.about =
+      "Lesson 15: reduce each column of a row-major M x N matrix (coalesced rows, chunk partials, "
+      "a fixed-order finish)";
   lesson.axis = Axis::columns;
   lesson.kernels = [](Backend b) -> const MatrixKernels* { return columns_kernels(b); };
   lesson.graded_cases = columns_graded_cases;
   lesson.cub = columns_cub();
-  lesson.extra = MatrixExtra{"naive: atomicAdd an element", false,
-                             [](Backend b, const float* in, std::uint64_t m, std::uint64_t n, float* out, void* stream) {
-                               columns_kernels(b)->atomic_sum_f32(in, m, n, out, DeviceShape{}, stream);
-                             }};
+  lesson.extra = MatrixExtra{
+      "naive: atomicAdd an element", false,
+      [](Backend b, const float* in, std::uint64_t m, std::uint64_t n, float* out, void* stream) {
+        columns_kernels(b)->atomic_sum_f32(in, m, n, out, DeviceShape{}, stream);
+      }};
   return guarded([&] { return matrix_main(argc, argv, lesson); });
 }

@@ -2,8 +2,8 @@
 // Lesson 15's launch plan: from the matrix's shape, how wide a tile of columns is and into how many
 // chunks the rows are cut, for column_reduce.cuh's columns_by_chunks; its scratch, its depth (the
 // tolerance) and the line --explain prints; and the naive atomic sum's launch. columns_kernels.cu
-// includes it after the kernel header, and CMake compiles that file twice: by nvcc for the GPU and by
-// g++ for the simulator.
+// includes it after the kernel header, and CMake compiles that file twice: by nvcc for the GPU and
+// by g++ for the simulator.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -17,7 +17,8 @@
 
 RL_NAMESPACE_BEGIN
 
-inline constexpr std::uint64_t cols_rows_per_thread = 8;  // at least, per chunk: loads worth a block
+// at least, per chunk: loads worth a block
+inline constexpr std::uint64_t cols_rows_per_thread = 8;
 
 inline void columns_atomic_sum_launch(const float* in, std::uint64_t m, std::uint64_t n, float* out,
                                       const DeviceShape& s, void* stream) {
@@ -27,8 +28,10 @@ inline void columns_atomic_sum_launch(const float* in, std::uint64_t m, std::uin
   // A thread an element, at most four rounds of the GPU's resident blocks:
   //   columns_atomic_sum<float><<<grid, cols_block, 0, stream>>>(in, m, n, out);
   const std::uint64_t resident = std::uint64_t{s.sm_count} * (s.max_threads_per_sm / cols_block);
-  const auto grid = static_cast<unsigned>(std::clamp<std::uint64_t>(ceil_div(m * n, cols_block), 1, 4 * resident));
-  launch("columns_atomic_sum", columns_atomic_sum<float>, dim3(grid), dim3(cols_block), 0, stream, in, m, n, out);
+  const auto grid = static_cast<unsigned>(
+      std::clamp<std::uint64_t>(ceil_div(m * n, cols_block), 1, 4 * resident));
+  launch("columns_atomic_sum", columns_atomic_sum<float>, dim3(grid), dim3(cols_block), 0, stream,
+         in, m, n, out);
 }
 
 struct ColumnPlan {
@@ -44,60 +47,67 @@ ColumnPlan columns_plan(std::uint64_t m, std::uint64_t n, bool vec, const Device
   const std::uint64_t k = vec ? pack_size<T> : 1;
   const std::uint64_t col_loads = ceil_div(n, k);
   ColumnPlan p;
-  // Half the blocks that fit on the GPU at once, each with at least 8 rows a thread: enough loads in
-  // flight, and few enough chunks that their partials cost little next to the input.
+  // Half the blocks that fit on the GPU at once, each with at least 8 rows a thread: enough loads
+  // in flight, and few enough chunks that their partials cost little next to the input.
   const std::uint64_t target = std::uint64_t{s.sm_count} * (s.max_threads_per_sm / cols_block) / 2;
   p.col_threads = static_cast<unsigned>(std::min<std::uint64_t>(next_pow2(col_loads), cols_block));
-  // Too few tiles to fill the GPU means chunks, whose partials the last block of a tile reads alone:
-  // narrower tiles (down to a warp's width, still whole 512-byte runs of a row) mean fewer chunks.
+  // Too few tiles to fill the GPU means chunks, whose partials the last block of a tile reads
+  // alone: narrower tiles (down to a warp's width, still whole 512-byte runs of a row) mean fewer
+  // chunks.
   while (p.col_threads > 32 && ceil_div(col_loads, p.col_threads) < target) p.col_threads /= 2;
   const std::uint64_t row_lanes = cols_block / p.col_threads;
   p.tiles = ceil_div(col_loads, p.col_threads);
   std::uint64_t chunks = 1;
   if (p.tiles < target && p.tiles <= cols_ticket_capacity)
-    chunks = std::clamp<std::uint64_t>(std::min(ceil_div(target, p.tiles), m / (row_lanes * cols_rows_per_thread)), 1,
-                                       1u << 16);
+    chunks = std::clamp<std::uint64_t>(
+        std::min(ceil_div(target, p.tiles), m / (row_lanes * cols_rows_per_thread)), 1, 1u << 16);
   p.chunk_rows = std::max<std::uint64_t>(1, ceil_div(m, chunks));
   p.chunks = static_cast<unsigned>(std::max<std::uint64_t>(1, ceil_div(m, p.chunk_rows)));
-  p.grid = static_cast<unsigned>(std::clamp<std::uint64_t>(p.tiles * p.chunks, 1, std::uint64_t{1} << 30));
+  p.grid = static_cast<unsigned>(
+      std::clamp<std::uint64_t>(p.tiles * p.chunks, 1, std::uint64_t{1} << 30));
   return p;
 }
 
 template <class Op, class T>
 std::size_t columns_scratch_bytes(std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
   std::uint64_t most = 0;
-  for (const bool vec : {true, false}) {  // the plan depends on the alignment, which only the call knows
+  // the plan depends on the alignment, which only the call knows
+  for (const bool vec : {true, false}) {
     const ColumnPlan p = columns_plan<T>(m, n, vec, s);
     if (p.chunks > 1) most = std::max(most, std::uint64_t{p.chunks} * n * sizeof(typename Op::Acc));
   }
   return most;
 }
 
-// Reduces each column of the m x n matrix at device address `in` into out[0, n); see column_reduce_api.h.
+// Reduces each column of the m x n matrix at device address `in` into out[0, n); see
+// column_reduce_api.h.
 template <class Op, class T>
-void columns_reduce(const T* in, std::uint64_t m, std::uint64_t n, typename Op::Out* out, void* scratch,
-                    const DeviceShape& s, void* stream) {
+void columns_reduce(const T* in, std::uint64_t m, std::uint64_t n, typename Op::Out* out,
+                    void* scratch, const DeviceShape& s, void* stream) {
   if (n == 0) return;
-  const bool vec = rows_vectorizable(in, n);  // every row 16-byte aligned (pack_load.cuh), as in lesson 14
+  // every row 16-byte aligned (pack_load.cuh), as in lesson 14
+  const bool vec = rows_vectorizable(in, n);
   const ColumnPlan p = columns_plan<T>(m, n, vec, s);
   auto* partials = static_cast<typename Op::Acc*>(scratch);
   // One launch, with 16-byte loads (Vec) when every row is aligned:
-  //   columns_by_chunks<Op, T, Vec><<<p.grid, cols_block, 0, stream>>>(in, m, n, p.col_threads, p.chunk_rows,
-  //                                                                       p.chunks, partials, out);
+  //   columns_by_chunks<Op, T, Vec><<<p.grid, cols_block, 0, stream>>>(in, m, n, p.col_threads,
+  //                                                                   p.chunk_rows, p.chunks,
+  //                                                                   partials, out);
   if (vec)
-    launch("columns_by_chunks", columns_by_chunks<Op, T, true>, dim3(p.grid), dim3(cols_block), 0, stream, in, m, n,
-           p.col_threads, p.chunk_rows, p.chunks, partials, out);
+    launch("columns_by_chunks", columns_by_chunks<Op, T, true>, dim3(p.grid), dim3(cols_block), 0,
+           stream, in, m, n, p.col_threads, p.chunk_rows, p.chunks, partials, out);
   else
-    launch("columns_by_chunks", columns_by_chunks<Op, T, false>, dim3(p.grid), dim3(cols_block), 0, stream, in, m, n,
-           p.col_threads, p.chunk_rows, p.chunks, partials, out);
+    launch("columns_by_chunks", columns_by_chunks<Op, T, false>, dim3(p.grid), dim3(cols_block), 0,
+           stream, in, m, n, p.col_threads, p.chunk_rows, p.chunks, partials, out);
 }
 
 template <class T>
 std::string columns_plan_text(std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
   const ColumnPlan p = columns_plan<T>(m, n, n * sizeof(T) % 16 == 0, s);
-  return std::to_string(p.tiles) + (p.tiles == 1 ? " tile x " : " tiles x ") + std::to_string(p.chunks) +
-         (p.chunks == 1 ? " chunk of " : " chunks of ") +
-         std::to_string(p.chunk_rows) + " rows, " + std::to_string(cols_block / p.col_threads) + " rows a pass";
+  return std::to_string(p.tiles) + (p.tiles == 1 ? " tile x " : " tiles x ") +
+         std::to_string(p.chunks) + (p.chunks == 1 ? " chunk of " : " chunks of ") +
+         std::to_string(p.chunk_rows) + " rows, " + std::to_string(cols_block / p.col_threads) +
+         " rows a pass";
 }
 
 // The longest chain of combines to an output: a thread's rows of a chunk, the row-lane tree, a

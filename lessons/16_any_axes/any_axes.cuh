@@ -1,17 +1,20 @@
 #pragma once
-// Lesson 16: a reduction over any subset of the axes of a strided tensor. The plan (axes_plan.h) has
-// already merged and ordered the axes; what is left for the GPU is one question, asked of the
+// Lesson 16: a reduction over any subset of the axes of a strided tensor. The plan (axes_plan.h)
+// has already merged and ordered the axes; what is left for the GPU is one question, asked of the
 // innermost axis (the one with stride 1): who owns it?
 //
 //   reduced innermost -> reduce_inner_axes: a group of lanes per output reads along the reduction,
-//                        16 bytes a lane, neighbouring lanes neighbouring addresses (lesson 14's rows);
+//                        16 bytes a lane, neighbouring lanes neighbouring addresses (lesson 14's
+//                        rows);
 //   kept innermost    -> reduce_outer_axes: a thread per pack of neighbouring outputs walks the
-//                        reduction alone; a warp's 32 loads are one contiguous run (lesson 15's columns).
+//                        reduction alone; a warp's 32 loads are one contiguous run (lesson 15's
+//                        columns).
 //
-// Every other axis is index arithmetic: a counter per axis (an odometer), advanced once per load, so
-// no division sits in the inner loop. When there are too few outputs to fill the GPU the reduction is
-// split (grid.y): each split writes a partial, and finish_partials combines them in a fixed order, so
-// the result has the same bits every run. The kernels only: the launch plan is plan.cuh's.
+// Every other axis is index arithmetic: a counter per axis (an odometer), advanced once per load,
+// so no division sits in the inner loop. When there are too few outputs to fill the GPU the
+// reduction is split (grid.y): each split writes a partial, and finish_partials combines them in a
+// fixed order, so the result has the same bits every run. The kernels only: the launch plan is
+// plan.cuh's.
 #include <cstdint>
 
 #include "common/cuda_compat.h"
@@ -32,8 +35,8 @@ struct AxesGeometry {
 
 // Where the kept position k (numbered innermost-fastest over the merged kept axes) lives: its input
 // offset and its output offset. Once per output, so the divisions do not matter.
-__device__ __forceinline__ void locate_kept(const AxesGeometry& g, std::uint64_t k, std::uint64_t& in_off,
-                                            std::uint64_t& out_off) {
+__device__ __forceinline__ void locate_kept(const AxesGeometry& g, std::uint64_t k,
+                                            std::uint64_t& in_off, std::uint64_t& out_off) {
   in_off = 0;
   out_off = 0;
   for (unsigned i = 0; i < g.kept_rank; ++i) {
@@ -51,14 +54,15 @@ struct Odometer {
   std::uint64_t offset, index;  // input offset and reduced-element number of the current position
 };
 
-// InRegisters: the loops over the axes are unrolled over all max_rank of them, so that every o.at[i]
-// has a constant index and lives in a register. Rolled up, o.at lives in local memory, and a step
-// must wait for a local load queued behind the thread's global loads: where the odometer moves once
-// per load (reduce_outer_axes) the loads would go one at a time. Where it moves once per unit of
-// many loads (reduce_inner_axes) local memory costs little, and the registers are worth more as
-// occupancy.
+// InRegisters: the loops over the axes are unrolled over all max_rank of them, so that every
+// o.at[i] has a constant index and lives in a register. Rolled up, o.at lives in local memory, and
+// a step must wait for a local load queued behind the thread's global loads: where the odometer
+// moves once per load (reduce_outer_axes) the loads would go one at a time. Where it moves once per
+// unit of many loads (reduce_inner_axes) local memory costs little, and the registers are worth
+// more as occupancy.
 template <bool InRegisters>
-__device__ __forceinline__ void odometer_start(const AxesGeometry& g, unsigned first, std::uint64_t r, Odometer& o) {
+__device__ __forceinline__ void odometer_start(const AxesGeometry& g, unsigned first,
+                                               std::uint64_t r, Odometer& o) {
   o.offset = 0;
   o.index = 0;
 #pragma unroll(InRegisters ? max_rank : 1)
@@ -88,32 +92,40 @@ __device__ __forceinline__ void odometer_step(const AxesGeometry& g, unsigned fi
 }
 
 // std::min is host-only under nvcc (without --expt-relaxed-constexpr): the kernels use this one.
-__host__ __device__ __forceinline__ std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
+__host__ __device__ __forceinline__ std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) {
+  return a < b ? a : b;
+}
 
-inline constexpr unsigned axes_loads_in_flight = 4;  // lesson 07's lesson: several loads per thread before any add
+// lesson 07's lesson: several loads per thread before any add
+inline constexpr unsigned axes_loads_in_flight = 4;
 inline constexpr unsigned axes_block = 256;
 
 // Either the final answer at the output, or this split's partial for finish_partials.
 template <class Op>
-__device__ __forceinline__ void deliver(typename Op::Acc acc, std::uint64_t k, std::uint64_t out_off,
-                                        std::uint64_t reduced, unsigned split, unsigned splits, std::uint64_t outputs,
+__device__ __forceinline__ void deliver(typename Op::Acc acc, std::uint64_t k,
+                                        std::uint64_t out_off, std::uint64_t reduced,
+                                        unsigned split, unsigned splits, std::uint64_t outputs,
                                         typename Op::Acc* partials, typename Op::Out* out) {
-  if (splits == 1) out[out_off] = Op::finish(acc, reduced);
-  else partials[std::uint64_t{split} * outputs + k] = acc;
+  if (splits == 1)
+    out[out_off] = Op::finish(acc, reduced);
+  else
+    partials[std::uint64_t{split} * outputs + k] = acc;
 }
 
-// Reduced innermost. G lanes (a power of two, at most 32) share one output: lane l reads packs l,
-// l + G, l + 2G, ... of the innermost reduced axis, so the group's loads are one contiguous run, and
-// the group folds its lanes with lesson 13's shuffles. The rest of the reduced axes are "units": one
-// unit is one chunk of the innermost axis at one position of the outer reduced axes; split s takes
-// units [s * units_per_split, ...), walked by an odometer, so no unit costs a division.
+// Reduced innermost. G lanes (a power of two, at most 32) share one output: lane l reads packs l, l
+// + G, l + 2G, ... of the innermost reduced axis, so the group's loads are one contiguous run, and
+// the group folds its lanes with lesson 13's shuffles. The rest of the reduced axes are "units":
+// one unit is one chunk of the innermost axis at one position of the outer reduced axes; split s
+// takes units [s * units_per_split, ...), walked by an odometer, so no unit costs a division.
 template <class Op, class T, unsigned G, bool Vec>
-__global__ void __launch_bounds__(axes_block) reduce_inner_axes(const T* in, AxesGeometry g,
-                                                                std::uint64_t units_per_split,
-                                                                typename Op::Acc* partials, typename Op::Out* out) {
-  static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "a group is a power-of-two slice of a warp");
+__global__ void __launch_bounds__(axes_block)
+    reduce_inner_axes(const T* in, AxesGeometry g, std::uint64_t units_per_split,
+                      typename Op::Acc* partials, typename Op::Out* out) {
+  static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0,
+                "a group is a power-of-two slice of a warp");
   constexpr unsigned V = load_width<T, Vec>, L = axes_loads_in_flight;
-  constexpr std::uint64_t chunk = std::uint64_t{G} * V * L;  // elements of the innermost axis per unit
+  // elements of the innermost axis per unit
+  constexpr std::uint64_t chunk = std::uint64_t{G} * V * L;
   const std::uint64_t k = (std::uint64_t{blockIdx.x} * axes_block + threadIdx.x) / G;
   const unsigned lane = threadIdx.x % G;
   const bool valid = k < g.outputs;  // no early return: the whole warp must reach the shuffles
@@ -121,8 +133,10 @@ __global__ void __launch_bounds__(axes_block) reduce_inner_axes(const T* in, Axe
   if (valid) locate_kept(g, k, base, out_off);
 
   const std::uint64_t inner = g.red_rank > 0 ? g.red_size[0] : 1;
-  const std::uint64_t inner_stride = g.red_rank > 0 ? g.red_stride[0] : 0, inner_index = g.red_rank > 0 ? g.red_index[0] : 0;
-  const std::uint64_t chunks = (inner + chunk - 1) / chunk, outer = g.reduced / (inner > 0 ? inner : 1);
+  const std::uint64_t inner_stride = g.red_rank > 0 ? g.red_stride[0] : 0,
+                      inner_index = g.red_rank > 0 ? g.red_index[0] : 0;
+  const std::uint64_t chunks = (inner + chunk - 1) / chunk,
+                      outer = g.reduced / (inner > 0 ? inner : 1);
   const std::uint64_t units = g.reduced > 0 ? chunks * outer : 0;
   const std::uint64_t u0 = min_u64(units, std::uint64_t{blockIdx.y} * units_per_split);
   const std::uint64_t u1 = min_u64(units, u0 + units_per_split);
@@ -138,19 +152,23 @@ __global__ void __launch_bounds__(axes_block) reduce_inner_axes(const T* in, Axe
       bool live[L];
 #pragma unroll
       for (unsigned j = 0; j < L; ++j) {
-        const std::uint64_t p = c * chunk + (std::uint64_t{j} * G + lane) * V;  // position on the innermost axis
+        // position on the innermost axis
+        const std::uint64_t p = c * chunk + (std::uint64_t{j} * G + lane) * V;
         live[j] = p < inner;
         if (!live[j]) continue;
         const T* at = in + base + o.offset + p * inner_stride;
-        if constexpr (Vec) widen_pack<T>(load_raw<T>(at), v[j]);
-        else v[j][0] = Widen<T>::from(at[0]);
+        if constexpr (Vec)
+          widen_pack<T>(load_raw<T>(at), v[j]);
+        else
+          v[j][0] = Widen<T>::from(at[0]);
       }
 #pragma unroll
       for (unsigned j = 0; j < L; ++j) {
         if (!live[j]) continue;
         const std::uint64_t p = c * chunk + (std::uint64_t{j} * G + lane) * V;
 #pragma unroll
-        for (unsigned e = 0; e < V; ++e) acc = Op::combine(acc, Op::transform(v[j][e], o.index + (p + e) * inner_index));
+        for (unsigned e = 0; e < V; ++e)
+          acc = Op::combine(acc, Op::transform(v[j][e], o.index + (p + e) * inner_index));
       }
       if (++c == chunks) {
         c = 0;
@@ -161,18 +179,20 @@ __global__ void __launch_bounds__(axes_block) reduce_inner_axes(const T* in, Axe
   // The group's lanes, folded: lane 0 of each group ends with lanes [0, G) (offsets below G never
   // let a group's lane 0 see another group's lanes).
 #pragma unroll
-  for (unsigned offset = G / 2; offset > 0; offset /= 2) acc = Op::combine(acc, shuffle_down(acc, offset));
-  if (valid && lane == 0) deliver<Op>(acc, k, out_off, g.reduced, blockIdx.y, gridDim.y, g.outputs, partials, out);
+  for (unsigned offset = G / 2; offset > 0; offset /= 2)
+    acc = Op::combine(acc, shuffle_down(acc, offset));
+  if (valid && lane == 0)
+    deliver<Op>(acc, k, out_off, g.reduced, blockIdx.y, gridDim.y, g.outputs, partials, out);
 }
 
-// Kept innermost. Thread q owns the V neighbouring outputs k = qV .. qV+V-1 along the innermost kept
-// axis (one 16-byte load feeds V outputs) and walks its split of the reduced elements alone, through
-// an odometer over all reduced axes; a warp's loads at each step are 32 neighbouring packs. blockDim.y
-// threads (and grid.y blocks) split the reduction when there are few outputs.
+// Kept innermost. Thread q owns the V neighbouring outputs k = qV .. qV+V-1 along the innermost
+// kept axis (one 16-byte load feeds V outputs) and walks its split of the reduced elements alone,
+// through an odometer over all reduced axes; a warp's loads at each step are 32 neighbouring packs.
+// blockDim.y threads (and grid.y blocks) split the reduction when there are few outputs.
 template <class Op, class T, bool Vec>
-__global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, AxesGeometry g,
-                                                                std::uint64_t reduced_per_split,
-                                                                typename Op::Acc* partials, typename Op::Out* out) {
+__global__ void __launch_bounds__(axes_block)
+    reduce_outer_axes(const T* in, AxesGeometry g, std::uint64_t reduced_per_split,
+                      typename Op::Acc* partials, typename Op::Out* out) {
   constexpr unsigned V = load_width<T, Vec>, L = axes_loads_in_flight;
   const std::uint64_t k = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) * V;
   const bool valid = k < g.outputs;  // no early return: the block meets at barriers below
@@ -195,8 +215,10 @@ __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, Axe
     for (unsigned j = 0; j < L; ++j) {
       if (j >= n) continue;
       const T* at = in + base + o.offset;
-      if constexpr (Vec) widen_pack<T>(load_raw<T>(at), v[j]);
-      else v[j][0] = Widen<T>::from(at[0]);
+      if constexpr (Vec)
+        widen_pack<T>(load_raw<T>(at), v[j]);
+      else
+        v[j][0] = Widen<T>::from(at[0]);
       index[j] = o.index;
       odometer_step<true>(g, 0, o);
     }
@@ -204,7 +226,8 @@ __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, Axe
     for (unsigned j = 0; j < L; ++j) {
       if (j >= n) continue;
 #pragma unroll
-      for (unsigned e = 0; e < V; ++e) acc[e] = Op::combine(acc[e], Op::transform(v[j][e], index[j]));
+      for (unsigned e = 0; e < V; ++e)
+        acc[e] = Op::combine(acc[e], Op::transform(v[j][e], index[j]));
     }
   }
   // The block's rows of threads (threadIdx.y) hold splits of the same outputs: fold them here, in a
@@ -218,7 +241,8 @@ __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, Axe
       __syncthreads();
       if (threadIdx.y < half)
 #pragma unroll
-        for (unsigned e = 0; e < V; ++e) tile[me][e] = Op::combine(tile[me][e], tile[me + half * blockDim.x][e]);
+        for (unsigned e = 0; e < V; ++e)
+          tile[me][e] = Op::combine(tile[me][e], tile[me + half * blockDim.x][e]);
     }
     __syncthreads();
     if (threadIdx.y > 0) return;
@@ -230,20 +254,23 @@ __global__ void __launch_bounds__(axes_block) reduce_outer_axes(const T* in, Axe
   const std::uint64_t out_step = g.kept_rank > 0 ? g.kept_out[0] : 0;
 #pragma unroll
   for (unsigned e = 0; e < V; ++e)
-    deliver<Op>(acc[e], k + e, out_off + e * out_step, g.reduced, blockIdx.y, gridDim.y, g.outputs, partials, out);
+    deliver<Op>(acc[e], k + e, out_off + e * out_step, g.reduced, blockIdx.y, gridDim.y, g.outputs,
+                partials, out);
 }
 
 // The splits' partials, a warp per output: lane l folds partials l, l + 32, ... in order, then
 // lesson 13's shuffle tree. A fixed tree over a fixed order: the same bits every run.
 template <class Op>
-__global__ void __launch_bounds__(axes_block) finish_partials(AxesGeometry g, unsigned splits,
-                                                              const typename Op::Acc* partials, typename Op::Out* out) {
+__global__ void __launch_bounds__(axes_block)
+    finish_partials(AxesGeometry g, unsigned splits, const typename Op::Acc* partials,
+                    typename Op::Out* out) {
   const std::uint64_t k = (std::uint64_t{blockIdx.x} * axes_block + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x % 32;
   const bool valid = k < g.outputs;  // the whole warp reaches the shuffles
   typename Op::Acc acc = Op::identity();
   if (valid)
-    for (unsigned s = lane; s < splits; s += 32) acc = Op::combine(acc, partials[std::uint64_t{s} * g.outputs + k]);
+    for (unsigned s = lane; s < splits; s += 32)
+      acc = Op::combine(acc, partials[std::uint64_t{s} * g.outputs + k]);
   acc = warp_reduce<Op>(acc);
   if (!valid || lane != 0) return;
   std::uint64_t in_off = 0, out_off = 0;

@@ -1,7 +1,7 @@
 #pragma once
 // Lesson 16's host API: any operator of lesson 13, any element type, any axes of a strided tensor,
-// on either backend, behind a table of plain functions (like lesson 13's ops_api.h): axes_kernels.cu
-// fills it once per backend (common/host/backend_copies.h).
+// on either backend, behind a table of plain functions (like lesson 13's ops_api.h):
+// axes_kernels.cu fills it once per backend (common/host/backend_copies.h).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -15,11 +15,12 @@
 
 namespace rl {
 
-// What the launch plan decided, for --explain and the tests (the kernels' own AxesLaunch, flattened).
+// What the launch plan decided, for --explain and the tests (the kernels' own AxesLaunch,
+// flattened).
 struct AxesLaunchInfo {
-  std::string kernel;   // "reduce_inner_axes" or "reduce_outer_axes"
-  bool packs = false;   // 16-byte loads
-  unsigned group = 0;   // lanes per output (inner kernel)
+  std::string kernel;     // "reduce_inner_axes" or "reduce_outer_axes"
+  bool packs = false;     // 16-byte loads
+  unsigned group = 0;     // lanes per output (inner kernel)
   unsigned splits = 1;    // the reduction split this many ways
   unsigned partials = 1;  // partials per output written for finish_partials (1: none, no finish)
 };
@@ -28,11 +29,14 @@ struct AxesLaunchInfo {
 // decode_output reads them: common/host/typed_outputs.h).
 struct AxesKernels {
   Backend backend = Backend::sim;
-  AxesLaunchInfo (*launch_info)(DType, const AxesPlan&, const void* in, const DeviceShape&) = nullptr;
-  std::size_t (*scratch_bytes)(ReduceOp, DType, const AxesPlan&, const void* in, const DeviceShape&) = nullptr;
-  // Enqueues the reduction of the tensor at device address `in`; plan.outputs results land in `out`.
-  void (*reduce)(ReduceOp, DType, const void* in, const AxesPlan&, void* scratch, void* out, const DeviceShape&,
-                 void* stream) = nullptr;
+  AxesLaunchInfo (*launch_info)(DType, const AxesPlan&, const void* in,
+                                const DeviceShape&) = nullptr;
+  std::size_t (*scratch_bytes)(ReduceOp, DType, const AxesPlan&, const void* in,
+                               const DeviceShape&) = nullptr;
+  // Enqueues the reduction of the tensor at device address `in`; plan.outputs results land in
+  // `out`.
+  void (*reduce)(ReduceOp, DType, const void* in, const AxesPlan&, void* scratch, void* out,
+                 const DeviceShape&, void* stream) = nullptr;
   // The plan's longest chain of combines (sets the tolerance, see typed.h).
   std::uint64_t (*depth)(DType, const AxesPlan&, const void* in, const DeviceShape&) = nullptr;
   // The graded file this build compiled (the plan, axes_plan.cpp): the solution, the exercise or a
@@ -49,8 +53,8 @@ const AxesKernels* axes_kernels(Backend b);
 struct AxesCub {
   std::string (*name)(const AxesPlan&) = nullptr;
   std::size_t (*scratch_bytes)(DType, const AxesPlan&) = nullptr;
-  void (*reduce)(DType, const void* in, const AxesPlan&, void* scratch, std::size_t scratch_bytes, void* out,
-                 void* stream) = nullptr;
+  void (*reduce)(DType, const void* in, const AxesPlan&, void* scratch, std::size_t scratch_bytes,
+                 void* out, void* stream) = nullptr;
   bool (*supports)(ReduceOp, DType) = nullptr;
 };
 // nullptr without CUDA.
@@ -58,15 +62,19 @@ const AxesCub* axes_cub();
 
 // Reduces and returns the plan.outputs results, in output order (row-major over the kept axes).
 // Throws UsageError for an empty reduction (K = 0) of anything but sum.
-std::vector<OpValue> run_axes(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan);
-// The same, returning the plan.outputs outputs as the kernels left them (reduce_output_bytes each): an
-// output they never wrote is still the poison, bytes of 0xFF (the grader names that mistake).
-std::vector<unsigned char> run_axes_raw(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan);
+std::vector<OpValue> run_axes(Device& d, ReduceOp op, DType t, const void* in,
+                              const AxesPlan& plan);
+// The same, returning the plan.outputs outputs as the kernels left them (reduce_output_bytes each):
+// an output they never wrote is still the poison, bytes of 0xFF (the grader names that mistake).
+std::vector<unsigned char> run_axes_raw(Device& d, ReduceOp op, DType t, const void* in,
+                                        const AxesPlan& plan);
 
 // The CPU reference for each output: its reduced elements gathered in reduced-index order, then
 // typed_reference (lesson 13's) with the given depth.
-std::vector<OpReference> axes_reference(ReduceOp op, DType t, const std::byte* data, const AxesPlan& plan,
-                                        const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& strides,
+std::vector<OpReference> axes_reference(ReduceOp op, DType t, const std::byte* data,
+                                        const AxesPlan& plan,
+                                        const std::vector<std::int64_t>& sizes,
+                                        const std::vector<std::int64_t>& strides,
                                         const std::vector<int>& axes, std::uint64_t depth);
 
 }  // namespace rl

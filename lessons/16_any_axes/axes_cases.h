@@ -23,9 +23,9 @@ struct AxesLayout {
 // "sizes 2x3x4, strides 1,8,2, axes {0}"
 std::string describe(const AxesLayout& l);
 
-// A random layout: rank 1..most_rank, sizes from a small set (0 and 1 included), the dimensions laid
-// out in memory in a random order (a transposed tensor), sometimes with a gap between rows, and a
-// random subset of the axes reduced.
+// A random layout: rank 1..most_rank, sizes from a small set (0 and 1 included), the dimensions
+// laid out in memory in a random order (a transposed tensor), sometimes with a gap between rows,
+// and a random subset of the axes reduced.
 AxesLayout random_layout(std::mt19937_64& rng, unsigned most_rank, std::uint64_t max_elements);
 
 // ---- The plan: layouts whose merged axes and strategy are known. ----
@@ -34,10 +34,11 @@ struct PlanCase {
   AxesLayout layout;
   std::string merged;  // merged_text() of the right plan
   AxesStrategy strategy;
-  std::string why;     // the rule the case is about, for the failure line
+  std::string why;  // the rule the case is about, for the failure line
 };
 
-// The merged axes as text, outermost first: "64R/1048576 128K/8192" (size, kept or reduced, stride).
+// The merged axes as text, outermost first: "64R/1048576 128K/8192" (size, kept or reduced,
+// stride).
 std::string merged_text(const AxesPlan& p);
 
 // Hand-checked plans, simplest first: merging, stride order, size-1, size-0 and broadcast axes.
@@ -62,13 +63,16 @@ struct AxesCase {
 std::vector<AxesCase> axes_graded_cases();
 
 // "argmax of float16 over sizes 4x16, strides 16,1, axes {1}, seed 7"
-std::string describe(const AxesLayout& l, ReduceOp op, DType t, std::uint64_t seed, unsigned offset);
+std::string describe(const AxesLayout& l, ReduceOp op, DType t, std::uint64_t seed,
+                     unsigned offset);
 
-// Reduces the layout's tensor (seeded input, `offset` elements past an aligned address) with op on d
-// and checks every output against the CPU reference. Returns why it fails, in one line (the first
-// wrong output, how many are wrong, the plan), or nullopt; `bytes` (when given) receives the outputs
-// as the kernels wrote them. An empty reduction of an operator with no value must be a UsageError.
-std::optional<std::string> axes_case_failure(Device& d, const AxesLayout& l, ReduceOp op, DType t, std::uint64_t seed,
-                                             unsigned offset, std::vector<unsigned char>* bytes = nullptr);
+// Reduces the layout's tensor (seeded input, `offset` elements past an aligned address) with op on
+// d and checks every output against the CPU reference. Returns why it fails, in one line (the first
+// wrong output, how many are wrong, the plan), or nullopt; `bytes` (when given) receives the
+// outputs as the kernels wrote them. An empty reduction of an operator with no value must be a
+// UsageError.
+std::optional<std::string> axes_case_failure(Device& d, const AxesLayout& l, ReduceOp op, DType t,
+                                             std::uint64_t seed, unsigned offset,
+                                             std::vector<unsigned char>* bytes = nullptr);
 
 }  // namespace rl

@@ -13,15 +13,18 @@ namespace rl {
 const AxesKernels* axes_kernels(Backend b) { return table_for<AxesKernels>(b); }
 const AxesCub* axes_cub() { return gpu_table<AxesCub>(); }
 
-std::vector<unsigned char> run_axes_raw(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan) {
+std::vector<unsigned char> run_axes_raw(Device& d, ReduceOp op, DType t, const void* in,
+                                        const AxesPlan& plan) {
   if (plan.reduced == 0 && plan.outputs > 0 && !allows_empty(op))
-    throw UsageError(std::string(to_string(op)) + " over no elements has no value (only sum does: 0)");
+    throw UsageError(std::string(to_string(op)) +
+                     " over no elements has no value (only sum does: 0)");
   const AxesKernels* k = axes_kernels(d.backend());
   if (!k) throw UsageError("lesson 16 has no kernels for this backend in this build");
   const std::size_t bytes = reduce_output_bytes(op, t) * plan.outputs;
   DeviceBuffer scratch(d, k->scratch_bytes(op, t, plan, in, d.shape()));
   DeviceBuffer out(d, bytes);
-  if (bytes) d.poison(out.get(), bytes);  // an unwritten output reads as NaN, never as a plausible value
+  // an unwritten output reads as NaN, never as a plausible value
+  if (bytes) d.poison(out.get(), bytes);
   k->reduce(op, t, in, plan, scratch.get(), out.get(), d.shape(), d.stream());
   d.synchronize();
   std::vector<unsigned char> host(bytes);
@@ -29,14 +32,18 @@ std::vector<unsigned char> run_axes_raw(Device& d, ReduceOp op, DType t, const v
   return host;
 }
 
-std::vector<OpValue> run_axes(Device& d, ReduceOp op, DType t, const void* in, const AxesPlan& plan) {
+std::vector<OpValue> run_axes(Device& d, ReduceOp op, DType t, const void* in,
+                              const AxesPlan& plan) {
   return decode_outputs(op, t, run_axes_raw(d, op, t, in, plan), plan.outputs);
 }
 
-std::vector<OpReference> axes_reference(ReduceOp op, DType t, const std::byte* data, const AxesPlan& plan,
-                                        const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& strides,
+std::vector<OpReference> axes_reference(ReduceOp op, DType t, const std::byte* data,
+                                        const AxesPlan& plan,
+                                        const std::vector<std::int64_t>& sizes,
+                                        const std::vector<std::int64_t>& strides,
                                         const std::vector<int>& axes, std::uint64_t depth) {
-  // Kept and reduced axes in the caller's order; numbers decompose row-major over them (last fastest).
+  // Kept and reduced axes in the caller's order; numbers decompose row-major over them (last
+  // fastest).
   std::vector<bool> reduce(sizes.size(), false);
   for (const int a : axes) reduce[static_cast<std::size_t>(a)] = true;
   std::vector<std::size_t> kept, red;

@@ -9,10 +9,14 @@ namespace rl {
 
 const char* to_string(AxesStrategy s) {
   switch (s) {
-    case AxesStrategy::rows: return "rows";
-    case AxesStrategy::columns: return "columns";
-    case AxesStrategy::strided_rows: return "strided, reduced innermost";
-    case AxesStrategy::strided_columns: return "strided, kept innermost";
+    case AxesStrategy::rows:
+      return "rows";
+    case AxesStrategy::columns:
+      return "columns";
+    case AxesStrategy::strided_rows:
+      return "strided, reduced innermost";
+    case AxesStrategy::strided_columns:
+      return "strided, kept innermost";
   }
   return "?";
 }
@@ -53,8 +57,10 @@ std::string AxesPlan::describe() const {
   std::ostringstream s;
   s << "merged (outermost first):";
   if (axes.empty()) s << " (a single element)";
-  for (const MergedAxis& a : axes) s << " [" << a.size << (a.reduced ? " reduce" : " keep") << ", stride " << a.stride << "]";
-  s << " -> M = " << outputs << " outputs x K = " << reduced << " reduced -> " << to_string(strategy);
+  for (const MergedAxis& a : axes)
+    s << " [" << a.size << (a.reduced ? " reduce" : " keep") << ", stride " << a.stride << "]";
+  s << " -> M = " << outputs << " outputs x K = " << reduced << " reduced -> "
+    << to_string(strategy);
   return s.str();
 }
 
@@ -62,20 +68,27 @@ AxesPlan plan_axes(const std::vector<std::int64_t>& sizes, const std::vector<std
                    const std::vector<int>& axes) {
   const std::size_t rank = sizes.size();
   if (rank == 0) throw UsageError("the shape needs at least one dimension");
-  if (rank > max_rank) throw UsageError("rank " + std::to_string(rank) + " is above the limit of 8");
+  if (rank > max_rank)
+    throw UsageError("rank " + std::to_string(rank) + " is above the limit of 8");
   if (strides.size() != rank)
-    throw UsageError("the strides name " + std::to_string(strides.size()) + " dimensions, the shape " + std::to_string(rank));
+    throw UsageError("the strides name " + std::to_string(strides.size()) +
+                     " dimensions, the shape " + std::to_string(rank));
   std::vector<bool> reduce(rank, false);
   for (const int a : axes) {
     if (a < 0 || static_cast<std::size_t>(a) >= rank)
-      throw UsageError("axis " + std::to_string(a) + " is outside [0, " + std::to_string(rank) + ")");
-    if (reduce[static_cast<std::size_t>(a)]) throw UsageError("axis " + std::to_string(a) + " is named twice");
+      throw UsageError("axis " + std::to_string(a) + " is outside [0, " + std::to_string(rank) +
+                       ")");
+    if (reduce[static_cast<std::size_t>(a)])
+      throw UsageError("axis " + std::to_string(a) + " is named twice");
     reduce[static_cast<std::size_t>(a)] = true;
   }
   for (std::size_t i = 0; i < rank; ++i) {
-    if (sizes[i] < 0) throw UsageError("size " + std::to_string(sizes[i]) + " of dimension " + std::to_string(i) + " is negative");
+    if (sizes[i] < 0)
+      throw UsageError("size " + std::to_string(sizes[i]) + " of dimension " + std::to_string(i) +
+                       " is negative");
     if (strides[i] < 0)
-      throw UsageError("stride " + std::to_string(strides[i]) + " of dimension " + std::to_string(i) + " is negative");
+      throw UsageError("stride " + std::to_string(strides[i]) + " of dimension " +
+                       std::to_string(i) + " is negative");
   }
 
   AxesPlan plan;
@@ -116,14 +129,15 @@ AxesPlan plan_axes(const std::vector<std::int64_t>& sizes, const std::vector<std
   // Outermost first. A broadcast axis (stride 0) walks no memory, so nothing is gained by giving it
   // the lanes: it goes outermost. Stable, so equal strides keep the caller's order.
   auto key = [](const MergedAxis& a) { return a.stride == 0 ? ~std::uint64_t{0} : a.stride; };
-  std::stable_sort(live.begin(), live.end(), [&](const MergedAxis& a, const MergedAxis& b) { return key(a) > key(b); });
-  // Two neighbours fold into one axis when one step of the outer is a whole run of the inner, in the
-  // input, in the output and in the reduced numbering alike: then one counter walks both.
+  std::stable_sort(live.begin(), live.end(),
+                   [&](const MergedAxis& a, const MergedAxis& b) { return key(a) > key(b); });
+  // Two neighbours fold into one axis when one step of the outer is a whole run of the inner, in
+  // the input, in the output and in the reduced numbering alike: then one counter walks both.
   for (const MergedAxis& b : live) {
     if (!plan.axes.empty()) {
       MergedAxis& a = plan.axes.back();
-      if (a.reduced == b.reduced && a.stride == b.size * b.stride && a.out_stride == b.size * b.out_stride &&
-          a.index_stride == b.size * b.index_stride) {
+      if (a.reduced == b.reduced && a.stride == b.size * b.stride &&
+          a.out_stride == b.size * b.out_stride && a.index_stride == b.size * b.index_stride) {
         a = {a.size * b.size, b.stride, b.out_stride, b.index_stride, b.reduced};
         continue;
       }
@@ -136,7 +150,8 @@ AxesPlan plan_axes(const std::vector<std::int64_t>& sizes, const std::vector<std
   // neighbouring outputs and each walks the reduction on its own (columns).
   const std::size_t kept = plan.kept_inner_first().size(), red = plan.axes.size() - kept;
   if (plan.axes.empty() || !plan.axes.back().reduced) {
-    const bool simple = kept <= 1 && red <= 1 && (plan.axes.empty() || plan.axes.back().stride == 1);
+    const bool simple =
+        kept <= 1 && red <= 1 && (plan.axes.empty() || plan.axes.back().stride == 1);
     plan.strategy = simple ? AxesStrategy::columns : AxesStrategy::strided_columns;
   } else {
     const bool simple = red == 1 && kept <= 1 && plan.axes.back().stride == 1;

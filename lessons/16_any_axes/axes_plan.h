@@ -1,7 +1,9 @@
 #pragma once
-// Lesson 16's plan, pure host code: an N-d strided tensor (sizes and strides in elements, rank up to
+// Lesson 16's plan, pure host code: an N-d strided tensor (sizes and strides in elements, rank up
+// to
 // 8) and a set of axes to reduce become a few merged axes, ordered by stride, and a strategy. Every
-// kernel of the lesson reads only this plan, so the plan is where the layout questions are answered.
+// kernel of the lesson reads only this plan, so the plan is where the layout questions are
+// answered.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,9 +13,9 @@
 namespace rl {
 
 // One axis after merging. Kept axes carry where their index moves the output (out_stride, in output
-// elements); reduced axes carry where it moves the reduced element's number (index_stride), which is
-// what argmax/argmin report: the element's position in the reduced axes, row-major, in the caller's
-// axis order, as PyTorch numbers a flattened dim.
+// elements); reduced axes carry where it moves the reduced element's number (index_stride), which
+// is what argmax/argmin report: the element's position in the reduced axes, row-major, in the
+// caller's axis order, as PyTorch numbers a flattened dim.
 struct MergedAxis {
   std::uint64_t size = 1;
   std::uint64_t stride = 0;        // input elements per step
@@ -23,19 +25,22 @@ struct MergedAxis {
 };
 
 enum class AxesStrategy {
-  rows,             // one reduced axis, innermost and contiguous, at most one kept axis: M x K (lesson 14)
-  columns,          // one kept axis, innermost and contiguous, at most one reduced axis: K x M (lesson 15)
+  // one reduced axis, innermost and contiguous, at most one kept axis: M x K (lesson 14)
+  rows,
+  // one kept axis, innermost and contiguous, at most one reduced axis: K x M (lesson 15)
+  columns,
   strided_rows,     // innermost axis reduced but the rest does not fold into a matrix
   strided_columns,  // innermost axis kept but the rest does not fold into a matrix
 };
 const char* to_string(AxesStrategy s);
 
 struct AxesPlan {
-  std::vector<MergedAxis> axes;          // outermost (largest stride) first, size-1 axes dropped
-  std::uint64_t outputs = 1;             // M: product of the kept sizes (0 when a kept size is 0)
-  std::uint64_t reduced = 1;             // K: product of the reduced sizes (0: an empty reduction)
-  std::vector<std::uint64_t> out_shape;  // the output's shape: the kept sizes, in the caller's order
-  std::uint64_t input_span = 0;          // elements from the first to one past the last addressed
+  std::vector<MergedAxis> axes;  // outermost (largest stride) first, size-1 axes dropped
+  std::uint64_t outputs = 1;     // M: product of the kept sizes (0 when a kept size is 0)
+  std::uint64_t reduced = 1;     // K: product of the reduced sizes (0: an empty reduction)
+  // the output's shape: the kept sizes, in the caller's order
+  std::vector<std::uint64_t> out_shape;
+  std::uint64_t input_span = 0;  // elements from the first to one past the last addressed
   AxesStrategy strategy = AxesStrategy::columns;
 
   // Kept and reduced axes, innermost first (the order the kernels walk them in).

@@ -1,9 +1,9 @@
 #pragma once
 // Lesson 16's launch plan. The axes plan (axes_plan.h) has merged and ordered the axes; this file
-// turns it into launches of any_axes.cuh's kernels: which kernel, how wide a load, how many lanes an
-// output, how many splits, and the finish over the splits' partials; its scratch and its depth (the
-// tolerance). axes_kernels.cu includes it after the kernel header, and CMake compiles that file twice:
-// by nvcc for the GPU and by g++ for the simulator.
+// turns it into launches of any_axes.cuh's kernels: which kernel, how wide a load, how many lanes
+// an output, how many splits, and the finish over the splits' partials; its scratch and its depth
+// (the tolerance). axes_kernels.cu includes it after the kernel header, and CMake compiles that
+// file twice: by nvcc for the GPU and by g++ for the simulator.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -21,8 +21,12 @@ inline AxesGeometry geometry_of(const AxesPlan& p) {
   const auto kept = p.kept_inner_first(), red = p.reduced_inner_first();
   g.kept_rank = static_cast<unsigned>(kept.size());
   g.red_rank = static_cast<unsigned>(red.size());
-  for (unsigned i = 0; i < g.kept_rank; ++i) g.kept_size[i] = kept[i].size, g.kept_stride[i] = kept[i].stride, g.kept_out[i] = kept[i].out_stride;
-  for (unsigned i = 0; i < g.red_rank; ++i) g.red_size[i] = red[i].size, g.red_stride[i] = red[i].stride, g.red_index[i] = red[i].index_stride;
+  for (unsigned i = 0; i < g.kept_rank; ++i)
+    g.kept_size[i] = kept[i].size, g.kept_stride[i] = kept[i].stride,
+    g.kept_out[i] = kept[i].out_stride;
+  for (unsigned i = 0; i < g.red_rank; ++i)
+    g.red_size[i] = red[i].size, g.red_stride[i] = red[i].stride,
+    g.red_index[i] = red[i].index_stride;
   g.outputs = p.outputs;
   g.reduced = p.reduced;
   return g;
@@ -31,12 +35,13 @@ inline AxesGeometry geometry_of(const AxesPlan& p) {
 // ---- The launch plan: which kernel, how wide a pack, how many lanes, how many splits. ----
 
 struct AxesLaunch {
-  bool inner = false;     // reduce_inner_axes (reduced innermost) or reduce_outer_axes
-  bool vec = false;       // 16-byte packs along the innermost axis
-  unsigned group = 32;    // inner: lanes per output
+  bool inner = false;   // reduce_inner_axes (reduced innermost) or reduce_outer_axes
+  bool vec = false;     // 16-byte packs along the innermost axis
+  unsigned group = 32;  // inner: lanes per output
   unsigned block_x = axes_block, block_y = 1;  // outer: threads along the outputs, along the splits
-  unsigned splits = 1;    // splits of the reduction (outer: grid.y * block_y of them, folded to grid.y partials)
-  unsigned partials = 1;  // partials per output for finish_partials (grid.y); 1: no finish
+  // splits of the reduction (outer: grid.y * block_y of them, folded to grid.y partials)
+  unsigned splits = 1;
+  unsigned partials = 1;        // partials per output for finish_partials (grid.y); 1: no finish
   std::uint64_t per_split = 0;  // inner: units per split; outer: reduced elements per split
   dim3 grid{1, 1, 1};
 };
@@ -58,7 +63,8 @@ inline bool packs_fit(const AxesPlan& p, std::size_t elem_bytes, const void* in)
   return true;
 }
 
-inline AxesLaunch plan_launch(const AxesPlan& p, std::size_t elem_bytes, const void* in, const DeviceShape& s) {
+inline AxesLaunch plan_launch(const AxesPlan& p, std::size_t elem_bytes, const void* in,
+                              const DeviceShape& s) {
   AxesLaunch l;
   l.inner = !p.axes.empty() && p.axes.back().reduced;
   l.vec = packs_fit(p, elem_bytes, in);
@@ -69,14 +75,17 @@ inline AxesLaunch plan_launch(const AxesPlan& p, std::size_t elem_bytes, const v
   const std::uint64_t M = std::max<std::uint64_t>(p.outputs, 1);
   if (l.inner) {
     const std::uint64_t inner = p.axes.back().size, packs = (inner + V - 1) / V;
-    l.group = pow2_at_least((packs + L - 1) / L, 32);  // each lane L packs of a row where the row allows
+    // each lane L packs of a row where the row allows
+    l.group = pow2_at_least((packs + L - 1) / L, 32);
     const std::uint64_t chunk = l.group * V * L, chunks = (inner + chunk - 1) / chunk;
     const std::uint64_t units = chunks * (p.reduced / inner);
     const std::uint64_t threads = M * l.group;
     std::uint64_t splits = std::max<std::uint64_t>(1, target_threads / threads);
-    splits = std::min<std::uint64_t>({splits, std::max<std::uint64_t>(1, units / 4), 65535});  // >= 4 units a split
+    // >= 4 units a split
+    splits = std::min<std::uint64_t>({splits, std::max<std::uint64_t>(1, units / 4), 65535});
     l.per_split = (units + splits - 1) / splits;
-    l.splits = static_cast<unsigned>(std::max<std::uint64_t>(1, (units + l.per_split - 1) / std::max<std::uint64_t>(l.per_split, 1)));
+    l.splits = static_cast<unsigned>(std::max<std::uint64_t>(
+        1, (units + l.per_split - 1) / std::max<std::uint64_t>(l.per_split, 1)));
     l.grid = dim3(static_cast<unsigned>(ceil_div(M * l.group, axes_block)), l.splits, 1);
   } else {
     const std::uint64_t threads_x = ceil_div(M, V);
@@ -85,12 +94,14 @@ inline AxesLaunch plan_launch(const AxesPlan& p, std::size_t elem_bytes, const v
     l.block_x = pow2_at_least(threads_x, axes_block);
     l.block_y = axes_block / l.block_x;
     std::uint64_t splits = std::max<std::uint64_t>(1, target_threads / threads_x);
-    splits = std::min<std::uint64_t>(splits, std::max<std::uint64_t>(1, p.reduced / (8 * L)));  // >= 32 elements a split
+    // >= 32 elements a split
+    splits = std::min<std::uint64_t>(splits, std::max<std::uint64_t>(1, p.reduced / (8 * L)));
     splits = ceil_div(splits, l.block_y) * l.block_y;  // whole blocks along y
     splits = std::min<std::uint64_t>(splits, 65535u * l.block_y);
     l.per_split = std::max<std::uint64_t>(1, ceil_div(p.reduced, splits));
     l.splits = static_cast<unsigned>(splits);
-    l.grid = dim3(static_cast<unsigned>(ceil_div(threads_x, l.block_x)), static_cast<unsigned>(splits / l.block_y), 1);
+    l.grid = dim3(static_cast<unsigned>(ceil_div(threads_x, l.block_x)),
+                  static_cast<unsigned>(splits / l.block_y), 1);
   }
   l.partials = l.grid.y;
   return l;
@@ -101,48 +112,63 @@ std::size_t axes_scratch_bytes(const AxesLaunch& l, const AxesPlan& p) {
   return l.partials > 1 ? std::size_t{l.partials} * p.outputs * sizeof(typename Op::Acc) : 0;
 }
 
-//   reduce_inner_axes<Op, T, G, Vec><<<l.grid, axes_block, 0, stream>>>(in, g, l.per_split, partials, out);
+//   reduce_inner_axes<Op, T, G, Vec><<<l.grid, axes_block, 0, stream>>>(in, g, l.per_split,
+//                                                                       partials, out);
 template <class Op, class T, unsigned G>
-void launch_inner(const T* in, const AxesGeometry& g, const AxesLaunch& l, typename Op::Acc* partials,
-                  typename Op::Out* out, void* stream) {
+void launch_inner(const T* in, const AxesGeometry& g, const AxesLaunch& l,
+                  typename Op::Acc* partials, typename Op::Out* out, void* stream) {
   if (l.vec)
-    launch("reduce_inner_axes", reduce_inner_axes<Op, T, G, true>, l.grid, dim3(axes_block), 0, stream, in, g,
-           l.per_split, partials, out);
+    launch("reduce_inner_axes", reduce_inner_axes<Op, T, G, true>, l.grid, dim3(axes_block), 0,
+           stream, in, g, l.per_split, partials, out);
   else
-    launch("reduce_inner_axes", reduce_inner_axes<Op, T, G, false>, l.grid, dim3(axes_block), 0, stream, in, g,
-           l.per_split, partials, out);
+    launch("reduce_inner_axes", reduce_inner_axes<Op, T, G, false>, l.grid, dim3(axes_block), 0,
+           stream, in, g, l.per_split, partials, out);
 }
 
 // Enqueues the whole reduction; `scratch` holds axes_scratch_bytes<Op>(l, p) bytes.
 template <class Op, class T>
-void reduce_axes_with(const T* in, const AxesPlan& p, const AxesLaunch& l, void* scratch, typename Op::Out* out,
-                      void* stream) {
+void reduce_axes_with(const T* in, const AxesPlan& p, const AxesLaunch& l, void* scratch,
+                      typename Op::Out* out, void* stream) {
   if (p.outputs == 0) return;
   const AxesGeometry g = geometry_of(p);
   auto* partials = static_cast<typename Op::Acc*>(scratch);
   if (l.inner) {
     switch (l.group) {  // the group width is a template parameter: the shuffle tree unrolls
-      case 1: launch_inner<Op, T, 1>(in, g, l, partials, out, stream); break;
-      case 2: launch_inner<Op, T, 2>(in, g, l, partials, out, stream); break;
-      case 4: launch_inner<Op, T, 4>(in, g, l, partials, out, stream); break;
-      case 8: launch_inner<Op, T, 8>(in, g, l, partials, out, stream); break;
-      case 16: launch_inner<Op, T, 16>(in, g, l, partials, out, stream); break;
-      default: launch_inner<Op, T, 32>(in, g, l, partials, out, stream); break;
+      case 1:
+        launch_inner<Op, T, 1>(in, g, l, partials, out, stream);
+        break;
+      case 2:
+        launch_inner<Op, T, 2>(in, g, l, partials, out, stream);
+        break;
+      case 4:
+        launch_inner<Op, T, 4>(in, g, l, partials, out, stream);
+        break;
+      case 8:
+        launch_inner<Op, T, 8>(in, g, l, partials, out, stream);
+        break;
+      case 16:
+        launch_inner<Op, T, 16>(in, g, l, partials, out, stream);
+        break;
+      default:
+        launch_inner<Op, T, 32>(in, g, l, partials, out, stream);
+        break;
     }
   } else if (l.vec) {
-    //   reduce_outer_axes<Op, T, Vec><<<l.grid, dim3(l.block_x, l.block_y), 0, stream>>>(in, g, l.per_split,
-    //                                                                                     partials, out);
-    launch("reduce_outer_axes", reduce_outer_axes<Op, T, true>, l.grid, dim3(l.block_x, l.block_y), 0, stream, in, g,
-           l.per_split, partials, out);
+    //   reduce_outer_axes<Op, T, Vec><<<l.grid, dim3(l.block_x, l.block_y), 0, stream>>>(
+    //       in, g, l.per_split, partials, out);
+    launch("reduce_outer_axes", reduce_outer_axes<Op, T, true>, l.grid, dim3(l.block_x, l.block_y),
+           0, stream, in, g, l.per_split, partials, out);
   } else {
-    launch("reduce_outer_axes", reduce_outer_axes<Op, T, false>, l.grid, dim3(l.block_x, l.block_y), 0, stream, in, g,
-           l.per_split, partials, out);
+    launch("reduce_outer_axes", reduce_outer_axes<Op, T, false>, l.grid, dim3(l.block_x, l.block_y),
+           0, stream, in, g, l.per_split, partials, out);
   }
   // The splits' partials, a warp an output:
-  //   finish_partials<Op><<<ceil(outputs * 32 / axes_block), axes_block, 0, stream>>>(g, l.partials, partials, out);
+  //   finish_partials<Op><<<ceil(outputs * 32 / axes_block), axes_block, 0, stream>>>(
+  //       g, l.partials, partials, out);
   if (l.partials > 1)
-    launch("finish_partials", finish_partials<Op>, dim3(static_cast<unsigned>(ceil_div(p.outputs * 32, axes_block))),
-           dim3(axes_block), 0, stream, g, l.partials, static_cast<const typename Op::Acc*>(partials), out);
+    launch("finish_partials", finish_partials<Op>,
+           dim3(static_cast<unsigned>(ceil_div(p.outputs * 32, axes_block))), dim3(axes_block), 0,
+           stream, g, l.partials, static_cast<const typename Op::Acc*>(partials), out);
 }
 
 // The longest chain of combines from an input to an output: a lane's (or thread's) run, a pack,

@@ -20,10 +20,11 @@ struct CollectivePart {
   cudaStream_t stream = nullptr;
 };
 
-// THE IDEA: one all-reduce of one float per GPU; afterwards every GPU's `total` holds the sum of all
-// partials. Each call is enqueued on its GPU's stream behind the local reduction, so nothing waits on
-// the host. One thread drives several GPUs here, and a collective call for one GPU waits for the
-// others': between ncclGroupStart and ncclGroupEnd, NCCL takes all the calls first, then runs them.
+// THE IDEA: one all-reduce of one float per GPU; afterwards every GPU's `total` holds the sum of
+// all partials. Each call is enqueued on its GPU's stream behind the local reduction, so nothing
+// waits on the host. One thread drives several GPUs here, and a collective call for one GPU waits
+// for the others': between ncclGroupStart and ncclGroupEnd, NCCL takes all the calls first, then
+// runs them.
 inline void all_reduce_sum(const std::vector<CollectivePart>& parts) {
   RL_NCCL_CHECK(ncclGroupStart());
   for (const CollectivePart& p : parts)

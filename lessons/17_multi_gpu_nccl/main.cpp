@@ -29,16 +29,18 @@ namespace {
 
 constexpr const char* program = "17_multi_gpu_nccl";
 constexpr const char* title = "Several GPUs: local reductions, then one NCCL all-reduce";
-constexpr std::uint64_t default_n_per_gpu = std::uint64_t{1} << 28;  // 1 GiB a GPU: the local step dominates
+// 1 GiB a GPU: the local step dominates
+constexpr std::uint64_t default_n_per_gpu = std::uint64_t{1} << 28;
 constexpr unsigned warmup = 3;
 
 struct Options {
   RunOptions run;
-  unsigned gpus = 0;                 // 0: every visible GPU
-  std::uint64_t n_per_gpu = 0;       // with --n-per-gpu: N = this x the number of GPUs (weak scaling)
+  unsigned gpus = 0;  // 0: every visible GPU
+  // with --n-per-gpu: N = this x the number of GPUs (weak scaling)
+  std::uint64_t n_per_gpu = 0;
   bool scaling = false;
   bool processes = false;
-  int rank = -1;                     // >= 0 in a process started by --processes
+  int rank = -1;  // >= 0 in a process started by --processes
   unsigned ranks = 0;
   std::string group_id;
 };
@@ -53,8 +55,10 @@ struct Case {
 };
 
 std::uint64_t n_for(const Options& o, unsigned gpus) {
-  if (o.run.n_given) return o.run.n;                           // strong scaling: the same N split more ways
-  return (o.n_per_gpu ? o.n_per_gpu : default_n_per_gpu) * gpus;  // weak scaling: the same share per GPU
+  // strong scaling: the same N split more ways
+  if (o.run.n_given) return o.run.n;
+  // weak scaling: the same share per GPU
+  return (o.n_per_gpu ? o.n_per_gpu : default_n_per_gpu) * gpus;
 }
 
 Case measure(MultiGpuSum& group, const Options& o, std::uint64_t n, bool check_with_reference) {
@@ -76,20 +80,26 @@ Case measure(MultiGpuSum& group, const Options& o, std::uint64_t n, bool check_w
 }
 
 void print_case(const Case& c, bool checked) {
-  const bool agree = std::all_of(c.totals.begin(), c.totals.end(),
-                                 [&](float t) { return std::bit_cast<std::uint32_t>(t) == std::bit_cast<std::uint32_t>(c.totals[0]); });
-  std::cout << "  " << c.gpus << " GPU" << (c.gpus == 1 ? "" : "s") << ", N = " << c.n << ": total " << general(c.check.got, 9);
+  const bool agree = std::all_of(c.totals.begin(), c.totals.end(), [&](float t) {
+    return std::bit_cast<std::uint32_t>(t) == std::bit_cast<std::uint32_t>(c.totals[0]);
+  });
+  std::cout << "  " << c.gpus << " GPU" << (c.gpus == 1 ? "" : "s") << ", N = " << c.n << ": total "
+            << general(c.check.got, 9);
   if (checked)
     std::cout << ", reference " << general(c.check.reference.sum, 9) << ", |error| "
-              << general(std::abs(c.check.got - c.check.reference.sum), 3) << (c.check.verified ? " <= " : " > ")
-              << "tolerance " << general(c.check.tolerance, 3) << (c.check.verified ? "  verified" : "  WRONG");
-  std::cout << (c.totals.size() > 1 ? (agree ? "; every GPU holds it" : "; the GPUs DISAGREE") : "") << '\n';
+              << general(std::abs(c.check.got - c.check.reference.sum), 3)
+              << (c.check.verified ? " <= " : " > ") << "tolerance "
+              << general(c.check.tolerance, 3) << (c.check.verified ? "  verified" : "  WRONG");
+  std::cout << (c.totals.size() > 1 ? (agree ? "; every GPU holds it" : "; the GPUs DISAGREE") : "")
+            << '\n';
   if (!c.timing) return;
   const Measurement& m = *c.timing;
-  std::cout << "    total " << duration(m.total_ms.median) << " median (" << m.total_ms.count << " samples): " << fixed(c.gbps, 1)
-            << " GB/s aggregate\n    collective alone " << duration(m.collective_ms.median) << "; local:";
+  std::cout << "    total " << duration(m.total_ms.median) << " median (" << m.total_ms.count
+            << " samples): " << fixed(c.gbps, 1) << " GB/s aggregate\n    collective alone "
+            << duration(m.collective_ms.median) << "; local:";
   for (const auto& l : m.local)
-    std::cout << " GPU " << l.device << " " << duration(l.ms.median) << " (" << l.share.count << " floats)";
+    std::cout << " GPU " << l.device << " " << duration(l.ms.median) << " (" << l.share.count
+              << " floats)";
   std::cout << '\n';
 }
 
@@ -98,7 +108,8 @@ nlohmann::json summary_json(const Summary& s) {
 }
 
 // One run record in common/RESULTS.md's schema, with the multi-GPU fields documented there.
-nlohmann::json record(const Case& c, const Options& o, const std::string& variant, double one_gpu_gbps) {
+nlohmann::json record(const Case& c, const Options& o, const std::string& variant,
+                      double one_gpu_gbps) {
   nlohmann::json j{{"lesson", 17},
                    {"slug", "multi_gpu_nccl"},
                    {"title", title},
@@ -117,18 +128,24 @@ nlohmann::json record(const Case& c, const Options& o, const std::string& varian
                    {"gpus", c.gpus}};
   if (!c.timing) return j;
   const Measurement& m = *c.timing;
-  j["time"] = {{"median_ms", m.total_ms.median}, {"min_ms", m.total_ms.min},     {"max_ms", m.total_ms.max},
-               {"samples", m.total_ms.count},    {"calls_per_sample", 1},        {"simulated", false}};
+  j["time"] = {{"median_ms", m.total_ms.median}, {"min_ms", m.total_ms.min},
+               {"max_ms", m.total_ms.max},       {"samples", m.total_ms.count},
+               {"calls_per_sample", 1},          {"simulated", false}};
   j["gbps"] = c.gbps;
   j["collective"] = summary_json(m.collective_ms);
   for (const auto& l : m.local)
-    j["local"].push_back({{"device", l.device}, {"rank", l.rank}, {"first", l.share.first}, {"count", l.share.count},
-                          {"time", summary_json(l.ms)}, {"gbps", gigabytes_per_second(l.share.count, l.ms.median)}});
+    j["local"].push_back({{"device", l.device},
+                          {"rank", l.rank},
+                          {"first", l.share.first},
+                          {"count", l.share.count},
+                          {"time", summary_json(l.ms)},
+                          {"gbps", gigabytes_per_second(l.share.count, l.ms.median)}});
   if (one_gpu_gbps > 0) j["scaling_efficiency"] = c.gbps / (c.gpus * one_gpu_gbps);
   return j;
 }
 
-void write_results(const Options& o, const std::vector<nlohmann::json>& runs, const std::vector<std::string>& names) {
+void write_results(const Options& o, const std::vector<nlohmann::json>& runs,
+                   const std::vector<std::string>& names) {
   if (o.run.json_path.empty()) return;
   std::string why;
   const auto gpu0 = make_gpu_device(&why);
@@ -149,7 +166,8 @@ int run_scaling(const Options& o, unsigned gpus) {
   std::vector<std::string> names;
   bool all_verified = true;
   for (unsigned k = 1; k <= gpus; k *= 2) {
-    MultiGpuSum group(k);  // a new communicator of k GPUs; the previous one's memory is already freed
+    // a new communicator of k GPUs; the previous one's memory is already freed
+    MultiGpuSum group(k);
     cases.push_back(measure(group, o, n_for(o, k), true));
     print_case(cases.back(), true);
     all_verified = all_verified && cases.back().check.verified;
@@ -157,13 +175,14 @@ int run_scaling(const Options& o, unsigned gpus) {
     names = group.gpu_names();
   }
   if (!o.run.check_only) {
-    Table table({"GPUs", "N", "total ms", "slowest local ms", "collective ms", "GB/s", "efficiency"});
+    Table table(
+        {"GPUs", "N", "total ms", "slowest local ms", "collective ms", "GB/s", "efficiency"});
     for (const Case& c : cases) {
       double slowest = 0.0;
       for (const auto& l : c.timing->local) slowest = std::max(slowest, l.ms.median);
       // efficiency: aggregate GB/s over (GPUs x the one-GPU GB/s); 1.0 is perfect scaling
-      table.add({std::to_string(c.gpus), std::to_string(c.n), fixed(c.timing->total_ms.median, 4), fixed(slowest, 4),
-                 fixed(c.timing->collective_ms.median, 4), fixed(c.gbps, 1),
+      table.add({std::to_string(c.gpus), std::to_string(c.n), fixed(c.timing->total_ms.median, 4),
+                 fixed(slowest, 4), fixed(c.timing->collective_ms.median, 4), fixed(c.gbps, 1),
                  fixed(c.gbps / (c.gpus * cases.front().gbps), 3)});
     }
     std::cout << '\n';
@@ -180,9 +199,11 @@ int launch_processes(unsigned gpus, int argc, const char* const* argv) {
   std::vector<std::vector<std::string>> args(gpus);
   for (unsigned r = 0; r < gpus; ++r) {
     args[r].assign(argv, argv + argc);
-    args[r].insert(args[r].end(), {"--rank", std::to_string(r), "--ranks", std::to_string(gpus), "--group-id", id});
+    args[r].insert(args[r].end(), {"--rank", std::to_string(r), "--ranks", std::to_string(gpus),
+                                   "--group-id", id});
   }
-  std::cout << "  one process per GPU: starting " << gpus << " copies of this program\n" << std::flush;
+  std::cout << "  one process per GPU: starting " << gpus << " copies of this program\n"
+            << std::flush;
   std::vector<pid_t> children;
   for (unsigned r = 0; r < gpus; ++r) {
     std::vector<char*> child_argv;  // built before fork: the child only calls exec
@@ -206,7 +227,8 @@ int launch_processes(unsigned gpus, int argc, const char* const* argv) {
   return worst;
 }
 
-// A process started by --processes: rank `rank` of the group, on GPU `rank`. Rank 0 checks and reports.
+// A process started by --processes: rank `rank` of the group, on GPU `rank`. Rank 0 checks and
+// reports.
 int run_rank(const Options& o) {
   MultiGpuSum group(static_cast<unsigned>(o.rank), o.ranks, o.group_id);
   const Case c = measure(group, o, n_for(o, o.ranks), o.rank == 0);
@@ -221,22 +243,26 @@ int run_rank(const Options& o) {
   return c.check.verified ? exit_ok : exit_failed;
 }
 
-// --grade: sums on one GPU, then on every visible GPU (when more than one), each checked against the
-// reference and for every GPU holding the same total, in a watched child (grade_main.h; CUDA starts
-// only in the child: a process that forks after starting CUDA cannot use it in the child). Without a
-// GPU there is nothing to grade: SKIPPED (exit 77), which is what a machine without one reports.
+// --grade: sums on one GPU, then on every visible GPU (when more than one), each checked against
+// the reference and for every GPU holding the same total, in a watched child (grade_main.h; CUDA
+// starts only in the child: a process that forks after starting CUDA cannot use it in the child).
+// Without a GPU there is nothing to grade: SKIPPED (exit 77), which is what a machine without one
+// reports.
 int grade(const std::string& program_path, const Options& o) {
   return grade_in_child(
-      std::cout, program_path, 17, "multi_gpu_nccl", std::string(collective_source()), o.run.case_timeout_s,
-      [&](const Reporter& reporter) {
+      std::cout, program_path, 17, "multi_gpu_nccl", std::string(collective_source()),
+      o.run.case_timeout_s, [&](const Reporter& reporter) {
         std::string why;
         const unsigned visible = o.run.backend == Backend::sim ? 0 : visible_gpus(&why);
         if (visible == 0) {
-          reporter.say("skip " + (o.run.backend == Backend::sim ? std::string("--backend sim") : why) +
-                       ": NCCL has no simulator, so there is no version of lesson 17 to grade without a GPU");
+          reporter.say("skip " +
+                       (o.run.backend == Backend::sim ? std::string("--backend sim") : why) +
+                       ": NCCL has no simulator, so there is no version of lesson 17 to grade "
+                       "without a GPU");
           return exit_skipped;
         }
-        reporter.say("backend gpu (" + std::to_string(visible) + " visible, NCCL " + nccl_version() + ")");
+        reporter.say("backend gpu (" + std::to_string(visible) + " visible, NCCL " +
+                     nccl_version() + ")");
         std::vector<unsigned> group_sizes{1};
         if (visible > 1) group_sizes.push_back(visible);
         Options checking = o;
@@ -245,14 +271,20 @@ int grade(const std::string& program_path, const Options& o) {
         std::size_t cases = 0;
         for (const unsigned gpus : group_sizes) {
           MultiGpuSum group(gpus);
-          // Uniform data with two seeds, then exact spikes (common/input_value.h): a lost or doubled
-          // block, or GPU share, hides inside the rounding bound on uniform data but not there.
+          // Uniform data with two seeds, then exact spikes (common/input_value.h): a lost or
+          // doubled block, or GPU share, hides inside the rounding bound on uniform data but not
+          // there.
           const std::pair<std::uint64_t, Distribution> inputs[] = {
-              {1, Distribution::uniform}, {20240601, Distribution::uniform}, {1, Distribution::spikes}};
-          for (const std::uint64_t n : {std::uint64_t{1000}, (std::uint64_t{1} << 20) + 3, (std::uint64_t{1} << 24) + 3})
+              {1, Distribution::uniform},
+              {20240601, Distribution::uniform},
+              {1, Distribution::spikes}};
+          for (const std::uint64_t n :
+               {std::uint64_t{1000}, (std::uint64_t{1} << 20) + 3, (std::uint64_t{1} << 24) + 3})
             for (const auto& [seed, dist] : inputs) {
-              const std::string what = std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s") + ", n=" + std::to_string(n) +
-                                       " seed=" + std::to_string(seed) + " " + std::string(to_string(dist));
+              const std::string what = std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s") +
+                                       ", n=" + std::to_string(n) +
+                                       " seed=" + std::to_string(seed) + " " +
+                                       std::string(to_string(dist));
               reporter.say("case " + what);
               checking.run.seed = seed;
               checking.run.distribution = dist;
@@ -267,14 +299,18 @@ int grade(const std::string& program_path, const Options& o) {
               if (!c.check.verified)
                 wrong = c.check.reference.exact
                             ? "expected exactly " + general(c.check.reference.sum, 9) +
-                                  " (spikes: every partial sum is exact), got " + general(c.check.got, 9) +
+                                  " (spikes: every partial sum is exact), got " +
+                                  general(c.check.got, 9) +
                                   ": a block's or a GPU's share was skipped or added twice"
                             : "expected " + general(c.check.reference.sum, 9) + " (within " +
-                                  general(c.check.tolerance, 3) + "), got " + general(c.check.got, 9);
+                                  general(c.check.tolerance, 3) + "), got " +
+                                  general(c.check.got, 9);
               for (std::size_t k = 1; k < c.totals.size() && wrong.empty(); ++k)
-                if (std::bit_cast<std::uint32_t>(c.totals[k]) != std::bit_cast<std::uint32_t>(c.totals[0]))
-                  wrong = "GPU 0 holds " + general(c.totals[0], 9) + " but GPU " + std::to_string(k) + " holds " +
-                          general(c.totals[k], 9) + ": every GPU must hold the same total";
+                if (std::bit_cast<std::uint32_t>(c.totals[k]) !=
+                    std::bit_cast<std::uint32_t>(c.totals[0]))
+                  wrong = "GPU 0 holds " + general(c.totals[0], 9) + " but GPU " +
+                          std::to_string(k) + " holds " + general(c.totals[k], 9) +
+                          ": every GPU must hold the same total";
               if (!wrong.empty()) {
                 reporter.say("fail " + what + ": " + wrong);
                 return exit_failed;
@@ -292,14 +328,20 @@ int lesson(int argc, const char* const* argv) {
   // No --trace (lesson 11's kernel does the local work: trace it there) and no simulator options
   // (NCCL has no simulator).
   RunOptionSet set{lesson_options & ~(opt_trace | opt_sim | opt_racecheck)};
-  set.n_help = "floats in all, split over the GPUs: 1000, 2^30 or 2^30+3 (default: 2^28 per GPU, see --n-per-gpu)";
+  set.n_help =
+      "floats in all, split over the GPUs: 1000, 2^30 or 2^30+3 (default: 2^28 per GPU, see "
+      "--n-per-gpu)";
   RunOptionParser shared(app, set);
   Options o;
   std::string gpus_text, per_gpu_text;
-  app.add_option("--gpus", gpus_text, "how many GPUs (default: every visible one); with --scaling, the most");
-  app.add_option("--n-per-gpu", per_gpu_text, "floats per GPU, so N = this x GPUs (default 2^28 unless --n is given)");
-  app.add_flag("--scaling", o.scaling, "run 1, 2, 4, 8 GPUs (up to --gpus) and print a scaling table");
-  app.add_flag("--processes", o.processes, "one process per GPU, started by this one, instead of one process for all");
+  app.add_option("--gpus", gpus_text,
+                 "how many GPUs (default: every visible one); with --scaling, the most");
+  app.add_option("--n-per-gpu", per_gpu_text,
+                 "floats per GPU, so N = this x GPUs (default 2^28 unless --n is given)");
+  app.add_flag("--scaling", o.scaling,
+               "run 1, 2, 4, 8 GPUs (up to --gpus) and print a scaling table");
+  app.add_flag("--processes", o.processes,
+               "one process per GPU, started by this one, instead of one process for all");
   // Set by --processes for the copies it starts; not for people.
   app.add_option("--rank", o.rank)->group("");
   app.add_option("--ranks", o.ranks)->group("");
@@ -313,8 +355,9 @@ int lesson(int argc, const char* const* argv) {
   if (o.run.grade) return grade(argv[0], o);
 
   if (o.run.backend == Backend::sim)
-    throw UsageError("lesson 17 has no simulator version: NCCL moves data between real GPUs "
-                     "(run lesson 11 with --backend sim to watch the local step)");
+    throw UsageError(
+        "lesson 17 has no simulator version: NCCL moves data between real GPUs "
+        "(run lesson 11 with --backend sim to watch the local step)");
   std::uint64_t gpus_asked = 0;
   if (!gpus_text.empty()) {
     gpus_asked = parse_count(gpus_text, "--gpus", 1024);
@@ -322,23 +365,31 @@ int lesson(int argc, const char* const* argv) {
   }
   if (!per_gpu_text.empty()) {
     o.n_per_gpu = parse_count(per_gpu_text, "--n-per-gpu");
-    if (o.run.n_given) throw UsageError("give --n (the whole input) or --n-per-gpu (each GPU's share), not both");
+    if (o.run.n_given)
+      throw UsageError("give --n (the whole input) or --n-per-gpu (each GPU's share), not both");
   }
-  if (o.scaling && o.processes) throw UsageError("--scaling runs in one process; leave out --processes");
+  if (o.scaling && o.processes)
+    throw UsageError("--scaling runs in one process; leave out --processes");
   if (o.rank >= 0) return run_rank(o);
 
   std::string why;
   const unsigned visible = visible_gpus(&why);
-  if (visible == 0) throw UsageError("lesson 17 needs at least one NVIDIA GPU (NCCL has no simulator): " + why);
+  if (visible == 0)
+    throw UsageError("lesson 17 needs at least one NVIDIA GPU (NCCL has no simulator): " + why);
   unsigned gpus = visible;
   if (gpus_asked > visible)
-    throw UsageError("--gpus " + gpus_text + " is more than the " + std::to_string(visible) + " GPUs visible");
+    throw UsageError("--gpus " + gpus_text + " is more than the " + std::to_string(visible) +
+                     " GPUs visible");
   if (gpus_asked) gpus = static_cast<unsigned>(gpus_asked);
-  if (o.n_per_gpu > ~std::uint64_t{0} / gpus) throw UsageError("--n-per-gpu x GPUs does not fit in 64 bits");
-  std::cout << "backend: gpu (" << gpus << " of " << visible << " visible GPUs, NCCL " << nccl_version() << ")\n";
+  if (o.n_per_gpu > ~std::uint64_t{0} / gpus)
+    throw UsageError("--n-per-gpu x GPUs does not fit in 64 bits");
+  std::cout << "backend: gpu (" << gpus << " of " << visible << " visible GPUs, NCCL "
+            << nccl_version() << ")\n";
   if (visible == 1)
-    std::cout << "  only one GPU is visible: the lesson runs (the all-reduce of one GPU is a copy), but shows no scaling\n";
-  std::cout << "lesson " << program << ": seed " << o.run.seed << " (" << to_string(o.run.distribution) << ")\n";
+    std::cout << "  only one GPU is visible: the lesson runs (the all-reduce of one GPU is a "
+                 "copy), but shows no scaling\n";
+  std::cout << "lesson " << program << ": seed " << o.run.seed << " ("
+            << to_string(o.run.distribution) << ")\n";
   if (o.scaling) return run_scaling(o, gpus);
   if (o.processes) return launch_processes(gpus, argc, argv);
 

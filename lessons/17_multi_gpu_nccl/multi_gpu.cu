@@ -1,5 +1,6 @@
-// Lesson 17: a sum over several GPUs is a local reduction on each GPU (lesson 11's kernel, unchanged)
-// plus one collective that adds the per-GPU partials: NCCL's all-reduce of a single float.
+// Lesson 17: a sum over several GPUs is a local reduction on each GPU (lesson 11's kernel,
+// unchanged) plus one collective that adds the per-GPU partials: NCCL's all-reduce of a single
+// float.
 #include "lessons/17_multi_gpu_nccl/multi_gpu.h"
 
 #include <nccl.h>
@@ -15,7 +16,8 @@
 #include "common/host/device.h"
 #include "common/host/plan.h"
 #include "common/kernel_source.h"
-// The collective: the solution, or in a student build the exercise (common/cmake/ReduceLabLesson.cmake).
+// The collective: the solution, or in a student build the exercise
+// (common/cmake/ReduceLabLesson.cmake).
 #include "lessons/17_multi_gpu_nccl/collective.cuh"
 
 namespace rl {
@@ -39,7 +41,8 @@ struct Gpu {
   cudaEvent_t start = nullptr, local_done = nullptr, collective_done = nullptr;
   float* input = nullptr;
   void* scratch = nullptr;  // lesson 11's per-block partials
-  float* sums = nullptr;    // [0] this GPU's partial, [1] the group's total, [2] [3] a barrier's in and out
+  // [0] this GPU's partial, [1] the group's total, [2] [3] a barrier's in and out
+  float* sums = nullptr;
 };
 
 float elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
@@ -53,14 +56,15 @@ template <class T>
 T* allocate(std::uint64_t count, const Gpu& g, const char* what) {
   std::size_t free = 0, total = 0;
   RL_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-  const std::uint64_t bytes = std::max<std::uint64_t>(count, 1) * sizeof(T);  // never a zero-byte request
+  // never a zero-byte request
+  const std::uint64_t bytes = std::max<std::uint64_t>(count, 1) * sizeof(T);
   void* p = nullptr;
   // Compare in elements first: count * sizeof(T) can overflow for an absurd N.
   if (count > free / sizeof(T) || cudaMalloc(&p, bytes) == cudaErrorMemoryAllocation) {
     cudaGetLastError();
-    throw OutOfDeviceMemory("GPU " + std::to_string(g.device) + " has too little free memory for " + what + ": " +
-                            std::to_string(count / (1u << 20) * sizeof(T)) + " MiB needed, " +
-                            std::to_string(free >> 20) + " MiB free");
+    throw OutOfDeviceMemory("GPU " + std::to_string(g.device) + " has too little free memory for " +
+                            what + ": " + std::to_string(count / (1u << 20) * sizeof(T)) +
+                            " MiB needed, " + std::to_string(free >> 20) + " MiB free");
   }
   RL_CUDA_CHECK(cudaGetLastError());  // any other allocation failure
   return static_cast<T*>(p);
@@ -88,7 +92,8 @@ void open_stream_and_events(Gpu& g) {
   RL_CUDA_CHECK(cudaEventCreate(&g.collective_done));
 }
 
-// NVLink multicast (NVLS) stays off unless the user asked for it: set before any communicator exists.
+// NVLink multicast (NVLS) stays off unless the user asked for it: set before any communicator
+// exists.
 void keep_nvls_off() { setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0); }
 
 }  // namespace
@@ -144,8 +149,9 @@ struct MultiGpuSum::Impl {
     }
   }
 
-  // THE IDEA: launch every GPU's local reduction first (they run side by side), then the collective,
-  // then wait. Waiting for GPU 0 before launching GPU 1 would serialise them: no speed-up at all.
+  // THE IDEA: launch every GPU's local reduction first (they run side by side), then the
+  // collective, then wait. Waiting for GPU 0 before launching GPU 1 would serialise them: no
+  // speed-up at all.
   void sum_once() {
     for (auto& g : gpus) launch_local(g);
     launch_collective(0, 1);
@@ -153,8 +159,8 @@ struct MultiGpuSum::Impl {
     wait_all();
   }
 
-  // Every GPU idle and past the same point: a tiny all-reduce, waited for. Needed where the ranks are
-  // processes, harmless where they are not; it keeps one GPU's lag out of the next sample.
+  // Every GPU idle and past the same point: a tiny all-reduce, waited for. Needed where the ranks
+  // are processes, harmless where they are not; it keeps one GPU's lag out of the next sample.
   void barrier() {
     launch_collective(2, 3);
     wait_all();
@@ -175,7 +181,8 @@ unsigned visible_gpus(std::string* why) {
 std::string nccl_version() {
   int code = 0;
   RL_NCCL_CHECK(ncclGetVersion(&code));  // major * 10000 + minor * 100 + patch since NCCL 2.9
-  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
+  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
+         std::to_string(code % 100);
 }
 
 std::string new_group_id() {
@@ -194,7 +201,8 @@ std::string new_group_id() {
 MultiGpuSum::MultiGpuSum(unsigned gpus, const Plan* local) : impl_(std::make_unique<Impl>()) {
   keep_nvls_off();
   if (local) {
-    if (local->backend != Backend::gpu) throw std::invalid_argument("MultiGpuSum: the local reduction must be a GPU plan");
+    if (local->backend != Backend::gpu)
+      throw std::invalid_argument("MultiGpuSum: the local reduction must be a GPU plan");
     impl_->local = local;
   }
   impl_->ranks = gpus;
@@ -213,11 +221,13 @@ MultiGpuSum::MultiGpuSum(unsigned gpus, const Plan* local) : impl_(std::make_uni
   for (unsigned r = 0; r < gpus; ++r) impl_->gpus[r].comm = comms[r];
 }
 
-MultiGpuSum::MultiGpuSum(unsigned rank, unsigned ranks, const std::string& group_id) : impl_(std::make_unique<Impl>()) {
+MultiGpuSum::MultiGpuSum(unsigned rank, unsigned ranks, const std::string& group_id)
+    : impl_(std::make_unique<Impl>()) {
   keep_nvls_off();
   ncclUniqueId id;
-  if (group_id.size() != 2 * sizeof id.internal) throw std::runtime_error("the NCCL group id must be " +
-                                                                         std::to_string(2 * sizeof id.internal) + " hex digits");
+  if (group_id.size() != 2 * sizeof id.internal)
+    throw std::runtime_error("the NCCL group id must be " + std::to_string(2 * sizeof id.internal) +
+                             " hex digits");
   for (std::size_t i = 0; i < sizeof id.internal; ++i)
     id.internal[i] = static_cast<char>(std::stoi(group_id.substr(2 * i, 2), nullptr, 16));
   impl_->ranks = ranks;
@@ -250,8 +260,9 @@ void MultiGpuSum::prepare(std::uint64_t n, std::uint64_t seed, Distribution d, u
     release_buffers(g);
     g.share = shares[g.rank];
     g.sums = allocate<float>(4, g, "four floats");
-    g.scratch = allocate<float>(impl_->local->scratch_bytes(g.share.count, block, g.shape) / sizeof(float), g,
-                                "the per-block partials");
+    g.scratch =
+        allocate<float>(impl_->local->scratch_bytes(g.share.count, block, g.shape) / sizeof(float),
+                        g, "the per-block partials");
     g.input = allocate<float>(g.share.count, g, "its share of the input");
     // The GPU makes its own share: elements first .. first + count - 1 of the global input.
     generate_on_device(g.input, g.share.count, g.share.first, seed, d, g.stream);
@@ -288,9 +299,11 @@ Measurement MultiGpuSum::time(unsigned samples, unsigned warmup) {
     m.barrier();
     m.sum_once();
     total.push_back(elapsed_ms(m.gpus[0].start, m.gpus[0].collective_done));
-    for (std::size_t k = 0; k < m.gpus.size(); ++k) local[k].push_back(elapsed_ms(m.gpus[k].start, m.gpus[k].local_done));
+    for (std::size_t k = 0; k < m.gpus.size(); ++k)
+      local[k].push_back(elapsed_ms(m.gpus[k].start, m.gpus[k].local_done));
   }
-  // The collective alone: all GPUs idle (barrier), then only the all-reduce, timed on the first GPU.
+  // The collective alone: all GPUs idle (barrier), then only the all-reduce, timed on the first
+  // GPU.
   for (unsigned i = 0; i < warmup + samples; ++i) {
     m.barrier();
     for (auto& g : m.gpus) {

@@ -21,7 +21,8 @@ unsigned visible_gpus(std::string* why = nullptr);
 // "2.28.9": the NCCL library this program runs with.
 std::string nccl_version();
 
-// The collective file this build compiled: the solution, the exercise or a submission (--grade names it).
+// The collective file this build compiled: the solution, the exercise or a submission (--grade
+// names it).
 std::string_view collective_source();
 
 // A new NCCL group id (ncclGetUniqueId), as hex text to hand to the processes that will join it.
@@ -35,16 +36,17 @@ struct LocalTiming {
 };
 
 struct Measurement {
-  Summary total_ms;                 // first local GPU's events: start of its local reduction to end of the collective
-  Summary collective_ms;            // the all-reduce alone, started with every GPU idle
-  std::vector<LocalTiming> local;   // the GPUs this process drives
+  // first local GPU's events: start of its local reduction to end of the collective
+  Summary total_ms;
+  Summary collective_ms;           // the all-reduce alone, started with every GPU idle
+  std::vector<LocalTiming> local;  // the GPUs this process drives
 };
 
 class MultiGpuSum {
  public:
-  // One process drives GPUs 0 .. gpus-1 (ncclCommInitAll). `local`: each GPU's reduction of its share,
-  // a GPU plan; lesson 11's single pass unless given (the tests give one that drops a block). It must
-  // outlive the group.
+  // One process drives GPUs 0 .. gpus-1 (ncclCommInitAll). `local`: each GPU's reduction of its
+  // share, a GPU plan; lesson 11's single pass unless given (the tests give one that drops a
+  // block). It must outlive the group.
   explicit MultiGpuSum(unsigned gpus, const Plan* local = nullptr);
   // This process is rank `rank` of `ranks` processes and drives GPU `rank` (ncclCommInitRank).
   MultiGpuSum(unsigned rank, unsigned ranks, const std::string& group_id);
@@ -52,7 +54,7 @@ class MultiGpuSum {
   MultiGpuSum(const MultiGpuSum&) = delete;
   MultiGpuSum& operator=(const MultiGpuSum&) = delete;
 
-  unsigned ranks() const;                 // GPUs in the whole group
+  unsigned ranks() const;                      // GPUs in the whole group
   std::vector<std::string> gpu_names() const;  // of the GPUs this process drives
 
   // Splits n over the group, then allocates and fills each local GPU's share on that GPU.

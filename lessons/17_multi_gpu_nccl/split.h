@@ -1,6 +1,6 @@
 #pragma once
-// How N elements are dealt to K GPUs: contiguous shares whose sizes differ by at most one, the first
-// N % K shares one longer. A pure host function, so the host tests check it without a GPU.
+// How N elements are dealt to K GPUs: contiguous shares whose sizes differ by at most one, the
+// first N % K shares one longer. A pure host function, so the host tests check it without a GPU.
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -9,7 +9,8 @@ namespace rl {
 
 struct Share {
   std::uint64_t first = 0;  // global index of the share's first element
-  std::uint64_t count = 0;  // may be 0 when N < K: that GPU adds nothing and still joins the collective
+  // may be 0 when N < K: that GPU adds nothing and still joins the collective
+  std::uint64_t count = 0;
 };
 
 inline std::vector<Share> split_evenly(std::uint64_t n, unsigned parts) {

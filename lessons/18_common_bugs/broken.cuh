@@ -102,8 +102,8 @@ __global__ void never_writes_output(In<Trace> in, Out<Trace> out, std::uint64_t 
   }
 }
 
-// dropped_block: the kernel, and how many blocks a pass of it launches over `count` values, `per_block`
-// to a block (plan.cu launches at least one).
+// dropped_block: the kernel, and how many blocks a pass of it launches over `count` values,
+// `per_block` to a block (plan.cu launches at least one).
 __host__ __device__ constexpr std::uint64_t dropped_block_grid(std::uint64_t count,
                                                                std::uint64_t per_block) {
   return count / per_block;

@@ -1,7 +1,8 @@
 #pragma once
-// Lesson 18's bugs by name, in the order the grader takes them: the lesson each breaks, the mistake,
-// the fix, and what the simulator's grader calls it (a bug tag, common/host/grading.h). Host code:
-// plan.cu names its plans from it, main.cpp lists and runs them, the tests check each diagnosis.
+// Lesson 18's bugs by name, in the order the grader takes them: the lesson each breaks, the
+// mistake, the fix, and what the simulator's grader calls it (a bug tag, common/host/grading.h).
+// Host code: plan.cu names its plans from it, main.cpp lists and runs them, the tests check each
+// diagnosis.
 #include <string_view>
 
 #include "common/host/plan.h"
@@ -51,8 +52,8 @@ constexpr const Bug* find(std::string_view name) {
   return nullptr;
 }
 
-// The broken kernels on backend B, one plan each, in catalogue order (variant = the bug's name). Their
-// fixes, the graded kernels, are lesson_plans<18, B>(). Both defined at the end of plan.cu.
+// The broken kernels on backend B, one plan each, in catalogue order (variant = the bug's name).
+// Their fixes, the graded kernels, are lesson_plans<18, B>(). Both defined at the end of plan.cu.
 template <Backend B>
 Plans broken_plans();
 

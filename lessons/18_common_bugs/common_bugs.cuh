@@ -1,7 +1,8 @@
 #pragma once
 // Lesson 18: nine classic mistakes and their fixes. Each kernel below is broken.cuh's kernel of the
-// same name with its one mistake fixed; `18_common_bugs --grade` grades all nine (every graded case,
-// race-free on the simulator in every thread order), and `--bug NAME --fixed` runs one of them.
+// same name with its one mistake fixed; `18_common_bugs --grade` grades all nine (every graded
+// case, race-free on the simulator in every thread order), and `--bug NAME --fixed` runs one of
+// them.
 #include <cstdint>
 
 #include "common/device/traced.h"
@@ -105,7 +106,8 @@ __global__ void never_writes_output(In<Trace> in, Out<Trace> out, std::uint64_t 
 }
 
 // dropped_block: the kernel is right; the grid was count / per_block, rounded down, so the last,
-// partial block was never launched. THE FIX: round up (a pass over 257 values needs 2 blocks of 256).
+// partial block was never launched. THE FIX: round up (a pass over 257 values needs 2 blocks of
+// 256).
 __host__ __device__ constexpr std::uint64_t dropped_block_grid(std::uint64_t count,
                                                                std::uint64_t per_block) {
   return (count + per_block - 1) / per_block;
@@ -152,8 +154,9 @@ __global__ void volatile_tail(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
-// missing_syncwarp: lesson 05's tail with one __syncwarp of the two: a lane may overwrite a slot that
-// another lane has not read yet. THE FIX: __syncwarp between each level's reads and its writes too.
+// missing_syncwarp: lesson 05's tail with one __syncwarp of the two: a lane may overwrite a slot
+// that another lane has not read yet. THE FIX: __syncwarp between each level's reads and its writes
+// too.
 template <class Trace = NoTrace>
 __global__ void missing_syncwarp(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Shared<Trace> partial = dynamic_shared<float>();

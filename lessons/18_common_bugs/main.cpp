@@ -1,12 +1,13 @@
 // Lesson 18's executable: nine classic mistakes (broken.cuh) and their fixes (common_bugs.cuh, the
 // file a student build grades), each run in a child process with a timeout, so that a kernel that
 // hangs a GPU cannot take the program with it. One line per kernel says what happened.
-//   18_common_bugs --list                      the bugs, what each does wrong, and the grader's class
-//   18_common_bugs --bug NAME [--bug NAME2]    run one (or more) on the graded cases, as the grader does
-//   18_common_bugs --all                       run all nine (also the default)
-//   ... --fixed                                this build's kernels instead: the fixes, or yours
-//   ... --n N [--block B --seed S --dist D]    one case instead of the graded ones; --repeat R runs it R times
-//   18_common_bugs --grade / --hint K          grade this build's nine kernels / print a hint
+//   18_common_bugs --list                      the bugs, what each does wrong, and the grader's
+//   class 18_common_bugs --bug NAME [--bug NAME2]    run one (or more) on the graded cases, as the
+//   grader does 18_common_bugs --all                       run all nine (also the default) ...
+//   --fixed                                this build's kernels instead: the fixes, or yours ...
+//   --n N [--block B --seed S --dist D]    one case instead of the graded ones; --repeat R runs it
+//   R times 18_common_bugs --grade / --hint K          grade this build's nine kernels / print a
+//   hint
 // Read in this order: broken.cuh (the bugs), common_bugs.cuh (the fixes), plan.cu, this file.
 #include <CLI/CLI.hpp>
 
@@ -45,7 +46,8 @@ struct Options {
   unsigned repeat = 1;
 };
 
-// Backend b's plans of the kernels asked for: the bugs, or with --fixed this build's graded kernels.
+// Backend b's plans of the kernels asked for: the bugs, or with --fixed this build's graded
+// kernels.
 Plans plans_on(Backend b, bool fixed) {
   if (b == Backend::sim)
     return fixed ? lesson_plans<18, Backend::sim>() : bugs::broken_plans<Backend::sim>();

@@ -1,7 +1,8 @@
-// Lesson 18's launch plans: every kernel of broken.cuh (the bugs) and of common_bugs.cuh (the kernels
-// this build grades: the fixes, or in a student build the student's), each as lesson 03 launches its
-// tree. main.cpp -> lesson_plans<18, backend>() and bugs::broken_plans<backend>() at the end of this
-// file, which CMake compiles twice: by nvcc for the GPU and by g++ for the simulator.
+// Lesson 18's launch plans: every kernel of broken.cuh (the bugs) and of common_bugs.cuh (the
+// kernels this build grades: the fixes, or in a student build the student's), each as lesson 03
+// launches its tree. main.cpp -> lesson_plans<18, backend>() and bugs::broken_plans<backend>() at
+// the end of this file, which CMake compiles twice: by nvcc for the GPU and by g++ for the
+// simulator.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -23,8 +24,9 @@ std::uint64_t rounded_up(std::uint64_t count, std::uint64_t per_block) {
 }
 
 // Lesson 03's passes (tree_passes, common/grid_size.h): each block turns `block` values into one
-// partial, and the kernel runs again over the partials until one block writes out. The blocks a pass
-// launches are grid(count, block), at least one; for every kernel but dropped_block, rounded up.
+// partial, and the kernel runs again over the partials until one block writes out. The blocks a
+// pass launches are grid(count, block), at least one; for every kernel but dropped_block, rounded
+// up.
 //   kernel<<<max(1, grid(n, block)), block, block * sizeof(float), stream>>>(in, partials, n);  ...
 template <Kernel K, Grid G, unsigned Bug>
 void reduce(const ReduceCall& c) {

@@ -20,7 +20,8 @@ AxesPlan contiguous(const std::vector<std::int64_t>& sizes, const std::vector<in
 
 }  // namespace
 
-TEST_CASE("lesson 16 plan: every graded layout merges and orders as checked by hand", "[host][axes]") {
+TEST_CASE("lesson 16 plan: every graded layout merges and orders as checked by hand",
+          "[host][axes]") {
   const PlanCase c = GENERATE(from_range(axes_plan_cases()));
   test::check_no_failure(describe(c.layout), plan_case_failure(c));
 }

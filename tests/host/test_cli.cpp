@@ -46,19 +46,22 @@ TEST_CASE("a bad count says whether it is empty, negative, not a number or too l
   CHECK(count_error("") == "--n needs a value (it was given an empty one)");
   CHECK(count_error("-5") == "--n must be at least 0 (got -5)");
   CHECK(count_error("2^4-17") == "--n must be at least 0 (got 2^4-17)");
-  CHECK(count_error("ten") == "--n must be a whole number such as 1000, 2^20 or 2^20+7 (got 'ten')");
+  CHECK(count_error("ten") ==
+        "--n must be a whole number such as 1000, 2^20 or 2^20+7 (got 'ten')");
   CHECK(count_error("2^") == "--n must be a whole number such as 1000, 2^20 or 2^20+7 (got '2^')");
   CHECK(count_error("2^70") == "--n 2^70 is too large (at most 2^62)");
   CHECK(count_error("2^63") == "--n 2^63 is too large (at most 2^62)");
   CHECK(count_error("2^62+1") == "--n 2^62+1 is too large (at most 2^62)");
-  CHECK(count_error("99999999999999999999") == "--n 99999999999999999999 is too large (at most 2^62)");
+  CHECK(count_error("99999999999999999999") ==
+        "--n 99999999999999999999 is too large (at most 2^62)");
   CHECK(count_error("9", 3) == "--n 9 is too large (at most 3)");
   CHECK(count_error("2^10+5") == "accepted");
 }
 
 TEST_CASE("good options are taken as given", "[cli]") {
-  const auto o = parse({"--n", "2^16+1", "--block", "512", "--reps", "5", "--seed", "9", "--json", "out.json",
-                        "--check-only", "--backend", "sim", "--dist", "integers", "--sim-schedule", "shuffled"});
+  const auto o = parse({"--n", "2^16+1", "--block", "512", "--reps", "5", "--seed", "9", "--json",
+                        "out.json", "--check-only", "--backend", "sim", "--dist", "integers",
+                        "--sim-schedule", "shuffled"});
   REQUIRE(o);
   CHECK(o->n == (1u << 16) + 1);
   CHECK(o->n_given);
@@ -79,14 +82,32 @@ TEST_CASE("good options are taken as given", "[cli]") {
 }
 
 TEST_CASE("bad options are refused with one-line usage errors", "[cli]") {
-  const std::vector<std::vector<const char*>> bad{
-      {"--n", "-1"},        {"--n", "ten"},        {"--block", "48"},     {"--block", "16"},
-      {"--block", "2048"},  {"--block", "0"},      {"--block", "-256"},   {"--reps", "0"},
-      {"--unknown"},        {"--backend", "tpu"},  {"--dist", "zeros"},   {"--sim-schedule", "lockstep"},
-      {"--n"},              {"--n", "2^99"},       {"--n", ""},           {"--seed", ""},
-      {"--seed", "2^64"},   {"--reps", ""},        {"--json", ""},        {"--hint", "0"},
-      {"--hint", "4"},      {"--case-timeout", "0"}, {"--case-timeout", "1e9"}, {"--sim-progress", "-1"},
-      {"--trace", "/nonexistent-dir/t.json"},     {"--json", "/"}};
+  const std::vector<std::vector<const char*>> bad{{"--n", "-1"},
+                                                  {"--n", "ten"},
+                                                  {"--block", "48"},
+                                                  {"--block", "16"},
+                                                  {"--block", "2048"},
+                                                  {"--block", "0"},
+                                                  {"--block", "-256"},
+                                                  {"--reps", "0"},
+                                                  {"--unknown"},
+                                                  {"--backend", "tpu"},
+                                                  {"--dist", "zeros"},
+                                                  {"--sim-schedule", "lockstep"},
+                                                  {"--n"},
+                                                  {"--n", "2^99"},
+                                                  {"--n", ""},
+                                                  {"--seed", ""},
+                                                  {"--seed", "2^64"},
+                                                  {"--reps", ""},
+                                                  {"--json", ""},
+                                                  {"--hint", "0"},
+                                                  {"--hint", "4"},
+                                                  {"--case-timeout", "0"},
+                                                  {"--case-timeout", "1e9"},
+                                                  {"--sim-progress", "-1"},
+                                                  {"--trace", "/nonexistent-dir/t.json"},
+                                                  {"--json", "/"}};
   for (const auto& args : bad) {
     CAPTURE(args);
     try {
@@ -109,7 +130,8 @@ TEST_CASE("the race detector is on when grading unless turned off, and on when a
   CHECK(parse({"--no-sim-racecheck"})->sim_racecheck == false);
 }
 
-TEST_CASE("an output path is checked before any work, and its error names the option and the file", "[cli]") {
+TEST_CASE("an output path is checked before any work, and its error names the option and the file",
+          "[cli]") {
   const auto error = [](const char* path) {
     try {
       check_output_path(path, "--trace");
@@ -119,12 +141,15 @@ TEST_CASE("an output path is checked before any work, and its error names the op
     return std::string("accepted");
   };
   CHECK(error("/nonexistent-dir/x.json") ==
-        "--trace: cannot write '/nonexistent-dir/x.json': the folder '/nonexistent-dir' does not exist");
+        "--trace: cannot write '/nonexistent-dir/x.json': the folder '/nonexistent-dir' does not "
+        "exist");
   CHECK(error("/") == "--trace: cannot write '/': it is a folder");
   CHECK(error("cli_test_output.json") == "accepted");
 }
 
-TEST_CASE("timed samples: 20 on a GPU and 3 on the simulator unless --reps, taken as given on either", "[cli]") {
+TEST_CASE(
+    "timed samples: 20 on a GPU and 3 on the simulator unless --reps, taken as given on either",
+    "[cli]") {
   CHECK(samples(*parse({}), Backend::gpu) == 20);
   CHECK(samples(*parse({}), Backend::sim) == sim_default_reps);
   CHECK(samples(*parse({"--reps", "7"}), Backend::sim) == 7);

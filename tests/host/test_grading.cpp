@@ -2,11 +2,11 @@
 // and the watchdog that turns a hang or a crash into a report.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <algorithm>
-#include <csignal>
 #include <bit>
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <limits>
 #include <thread>
 
@@ -25,10 +25,10 @@ TEST_CASE("graded cases cover the sizes the standards name", "[host][grading]") 
   };
   CHECK(has(0, 256));
   CHECK(has(1, 256));
-  CHECK(has(257, 256));          // one element past a block
-  CHECK(has(1000, 256));         // not a power of two
+  CHECK(has(257, 256));   // one element past a block
+  CHECK(has(1000, 256));  // not a power of two
   CHECK(has((1u << 20), 256));
-  CHECK(has(1025, 1024));        // one past a block of every size
+  CHECK(has(1025, 1024));  // one past a block of every size
   CHECK(has(33, 32));
   CHECK_FALSE(has((1u << 24) + 3, 256));
   CHECK(graded_cases(true).size() > cases.size());
@@ -93,7 +93,8 @@ TEST_CASE("a failed result gets the class of bug it shows", "[host][grading]") {
   REQUIRE(lost);
   CHECK(lost->bug == BugClass::lost_input);
   CHECK_THAT(lost->why, Catch::Contains("expected exactly 4096") && Catch::Contains("got 4095") &&
-                            Catch::Contains("short by 1") && Catch::Contains("skipped or added twice"));
+                            Catch::Contains("short by 1") &&
+                            Catch::Contains("skipped or added twice"));
   r.check.got = 4097.0;
   CHECK_THAT(diagnose(r, spikes)->why, Catch::Contains("over by 1"));
   // On integer data, right within rounding elsewhere: wrong on integer data only.
@@ -108,19 +109,28 @@ TEST_CASE("a failed result gets the class of bug it shows", "[host][grading]") {
 }
 
 TEST_CASE("kernel errors are classed by what the simulator reports", "[host][grading]") {
-  const std::string head = "n=1 block=256 seed=1 uniform: sim: kernel 'k' block (0,0,0) thread (1,0,0): ";
-  CHECK(classify_kernel_error(head + "racecheck: write-after-read race on shared[1]: thread 0 read it at k.cuh:21, "
-                                     "then thread 1 wrote it at k.cuh:21, with no __syncwarp") == BugClass::race);
-  CHECK(classify_kernel_error(head + "__syncthreads at k.cuh:20 is not reached by threads 128-255 of the block, "
-                                     "which exited") == BugClass::barrier);
-  CHECK(classify_kernel_error(head + "threads of the block wait at different __syncthreads: threads 0-3 at k.cuh:5") ==
+  const std::string head =
+      "n=1 block=256 seed=1 uniform: sim: kernel 'k' block (0,0,0) thread (1,0,0): ";
+  CHECK(classify_kernel_error(
+            head + "racecheck: write-after-read race on shared[1]: thread 0 read it at k.cuh:21, "
+                   "then thread 1 wrote it at k.cuh:21, with no __syncwarp") == BugClass::race);
+  CHECK(classify_kernel_error(
+            head + "__syncthreads at k.cuh:20 is not reached by threads 128-255 of the block, "
+                   "which exited") == BugClass::barrier);
+  CHECK(
+      classify_kernel_error(
+          head + "threads of the block wait at different __syncthreads: threads 0-3 at k.cuh:5") ==
+      BugClass::barrier);
+  CHECK(classify_kernel_error(
+            head + "deadlock: __syncwarp at k.cuh:9 with mask 0xffffffff never completes") ==
         BugClass::barrier);
-  CHECK(classify_kernel_error(head + "deadlock: __syncwarp at k.cuh:9 with mask 0xffffffff never completes") ==
-        BugClass::barrier);
-  CHECK(classify_kernel_error(head + "out of range: shared[256] is outside the block's dynamic shared memory") ==
+  CHECK(classify_kernel_error(
+            head + "out of range: shared[256] is outside the block's dynamic shared memory") ==
         BugClass::out_of_range);
-  CHECK(classify_kernel_error(head + "read or wrote past the end of dynamic shared memory") == BugClass::out_of_range);
-  CHECK(classify_kernel_error(head + "checked_span 'in': index 9 is out of range (length 9)") == BugClass::out_of_range);
+  CHECK(classify_kernel_error(head + "read or wrote past the end of dynamic shared memory") ==
+        BugClass::out_of_range);
+  CHECK(classify_kernel_error(head + "checked_span 'in': index 9 is out of range (length 9)") ==
+        BugClass::out_of_range);
   CHECK(classify_kernel_error(head + "uncaught exception: boom") == BugClass::crash);
   // A lesson's own failure line, with no class said: a wrong result is lost input.
   CHECK(classify_failure_line("sum float32 n=1000: expected 3, got 2") == BugClass::lost_input);
@@ -136,15 +146,19 @@ TEST_CASE("kernel errors are classed by what the simulator reports", "[host][gra
 
 TEST_CASE("the grader points to the hint that matches the bug", "[host][grading]") {
   const std::string plain =
-      "# Hints\n## Hint 1\nFold the block in half.\n## Hint 2\nEvery level ends with `__syncthreads()`, outside "
+      "# Hints\n## Hint 1\nFold the block in half.\n## Hint 2\nEvery level ends with "
+      "`__syncthreads()`, outside "
       "the `if`.\n## Hint 3\nIn pseudo-code: out[blockIdx.x] = partial[0]\n";
   CHECK(matching_hint(plain, bug_tag(BugClass::race), bug_keywords(BugClass::race)) == 2);
   CHECK(matching_hint(plain, bug_tag(BugClass::barrier), bug_keywords(BugClass::barrier)) == 2);
-  CHECK(matching_hint(plain, bug_tag(BugClass::never_written), bug_keywords(BugClass::never_written)) == 3);
-  CHECK(matching_hint(plain, bug_tag(BugClass::crash), bug_keywords(BugClass::crash)) == 1);  // nothing matches
+  CHECK(matching_hint(plain, bug_tag(BugClass::never_written),
+                      bug_keywords(BugClass::never_written)) == 3);
+  // nothing matches
+  CHECK(matching_hint(plain, bug_tag(BugClass::crash), bug_keywords(BugClass::crash)) == 1);
   // A tag in a hint wins over the words, and is not printed.
   const std::string tagged =
-      "## Hint 1\nA barrier per level.\n## Hint 2\n<!-- grader: race, thread-order -->\nRead, wait, write, wait.\n";
+      "## Hint 1\nA barrier per level.\n## Hint 2\n<!-- grader: race, thread-order -->\nRead, "
+      "wait, write, wait.\n";
   CHECK(matching_hint(tagged, "race", bug_keywords(BugClass::race)) == 2);
   CHECK(matching_hint(tagged, "thread-order", {}) == 2);
   CHECK(matching_hint(tagged, "barrier", bug_keywords(BugClass::barrier)) == 1);
@@ -153,7 +167,9 @@ TEST_CASE("the grader points to the hint that matches the bug", "[host][grading]
 }
 
 TEST_CASE("hints are read section by section", "[host][grading]") {
-  const std::string md = "# Hints\n## Hint 1\nLook at the loop.\n\n## Hint 2\nHalve it.\n## Hint 3\n  Nearly: s /= 2  \n";
+  const std::string md =
+      "# Hints\n## Hint 1\nLook at the loop.\n\n## Hint 2\nHalve it.\n## Hint 3\n  Nearly: s /= 2  "
+      "\n";
   CHECK(hint_count(md) == 3);
   CHECK(*hint_text(md, 1) == "Look at the loop.");
   CHECK(*hint_text(md, 2) == "Halve it.");
@@ -190,7 +206,8 @@ TEST_CASE("the watchdog returns what the child said and how it ended", "[host][g
   CHECK(crashed.code == SIGABRT);
 }
 
-TEST_CASE("the watchdog stops a child that goes quiet, but not one that keeps reporting", "[host][grading]") {
+TEST_CASE("the watchdog stops a child that goes quiet, but not one that keeps reporting",
+          "[host][grading]") {
   const auto start = std::chrono::steady_clock::now();
   const WatchedRun hung = run_watched(
       [](const Reporter& r) {
@@ -199,7 +216,8 @@ TEST_CASE("the watchdog stops a child that goes quiet, but not one that keeps re
         return 0;
       },
       0.5);
-  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(hung.end == WatchedRun::End::silent);
   CHECK(waited < 5);
   REQUIRE(hung.lines.size() == 1);

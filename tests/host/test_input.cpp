@@ -29,9 +29,11 @@ TEST_CASE("distributions stay in range and are not degenerate", "[input]") {
   fill_input(p, 9, Distribution::positive);
   fill_input(i, 9, Distribution::integers);
   CHECK(std::all_of(u.begin(), u.end(), [](float x) { return x > -1.0f && x < 1.0f; }));
-  CHECK(std::count_if(u.begin(), u.end(), [](float x) { return x < 0; }) > (1 << 14));  // both signs
+  // both signs
+  CHECK(std::count_if(u.begin(), u.end(), [](float x) { return x < 0; }) > (1 << 14));
   CHECK(std::all_of(p.begin(), p.end(), [](float x) { return x >= 0.5f && x < 1.5f; }));
-  CHECK(std::all_of(i.begin(), i.end(), [](float x) { return x >= 1 && x <= 8 && x == std::floor(x); }));
+  CHECK(std::all_of(i.begin(), i.end(),
+                    [](float x) { return x >= 1 && x <= 8 && x == std::floor(x); }));
   CHECK(std::count(i.begin(), i.end(), 8.0f) > 0);
 }
 
@@ -44,13 +46,15 @@ TEST_CASE("a slice of the stream equals the same values made one by one", "[inpu
   CHECK(input_value(77, Distribution::uniform, 123) == whole[123]);
 }
 
-TEST_CASE("spikes: a 1 in every 256 consecutive elements, 0 elsewhere, at a seeded phase", "[input]") {
+TEST_CASE("spikes: a 1 in every 256 consecutive elements, 0 elsewhere, at a seeded phase",
+          "[input]") {
   std::vector<float> v(1 << 16);
   fill_input(v, 5, Distribution::spikes);
   CHECK(std::all_of(v.begin(), v.end(), [](float x) { return x == 0.0f || x == 1.0f; }));
-  for (std::size_t start : {std::size_t{0}, std::size_t{1}, std::size_t{77}, std::size_t{255}, v.size() - 256})
-    CHECK(std::count(v.begin() + static_cast<std::ptrdiff_t>(start), v.begin() + static_cast<std::ptrdiff_t>(start + 256),
-                     1.0f) == 1);
+  for (std::size_t start :
+       {std::size_t{0}, std::size_t{1}, std::size_t{77}, std::size_t{255}, v.size() - 256})
+    CHECK(std::count(v.begin() + static_cast<std::ptrdiff_t>(start),
+                     v.begin() + static_cast<std::ptrdiff_t>(start + 256), 1.0f) == 1);
   CHECK(std::count(v.begin(), v.end(), 1.0f) == (1 << 16) / 256);
   // The phase depends on the seed; a slice made elsewhere (a GPU's share) lines up with the whole.
   std::set<std::size_t> phases;
@@ -65,8 +69,8 @@ TEST_CASE("spikes: a 1 in every 256 consecutive elements, 0 elsewhere, at a seed
 }
 
 TEST_CASE("a run's spikes end with a 1, so a short last block holds one too", "[input]") {
-  // 256 * 40 + 17 elements: the last 17 form a short block. For most seeds the stream's phase puts no
-  // spike among them; the run's input has one there every time, and nothing else changes.
+  // 256 * 40 + 17 elements: the last 17 form a short block. For most seeds the stream's phase puts
+  // no spike among them; the run's input has one there every time, and nothing else changes.
   const std::size_t n = 256 * 40 + 17;
   int tails_with_stream_spike = 0;
   for (std::uint64_t seed = 0; seed < 256; ++seed) {
@@ -88,7 +92,8 @@ TEST_CASE("a run's spikes end with a 1, so a short last block holds one too", "[
 }
 
 TEST_CASE("distribution names round-trip", "[input]") {
-  for (auto d : {Distribution::uniform, Distribution::positive, Distribution::integers, Distribution::spikes})
+  for (auto d : {Distribution::uniform, Distribution::positive, Distribution::integers,
+                 Distribution::spikes})
     CHECK(parse_distribution(to_string(d)) == d);
   CHECK_FALSE(parse_distribution("zeros"));
 }

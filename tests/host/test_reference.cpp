@@ -88,7 +88,8 @@ TEST_CASE("tolerance grows with depth and rejects NaN", "[tolerance]") {
   CHECK(summation_depth(257, 4) == 4 + 9 + 1);
 }
 
-TEST_CASE("exact data has an exact reference and no tolerance; other data keeps its bound", "[reference]") {
+TEST_CASE("exact data has an exact reference and no tolerance; other data keeps its bound",
+          "[reference]") {
   std::vector<float> v(1u << 20);
   fill_input(v, 7, Distribution::integers);  // sum about 4.7 million: below 2^24
   const Reference ints = reference_sum(v);
@@ -116,8 +117,8 @@ TEST_CASE("spikes are exact at any size, so one lost block always shows", "[refe
   CHECK((r.sum == std::floor(n / 256.0) || r.sum == std::ceil(n / 256.0)));
   CHECK(tolerance(r, 1u << 20) == 0.0);  // even a deep plan: no rounding hides anything
   CHECK_FALSE(within_tolerance(r.sum - 1, r, 1u << 20));
-  // At 2^32 elements (the most a 32-bit share could hold) there are exactly 2^24 spikes: every partial
-  // sum of ones up to 2^24 is exact in float32. One more and the claim would fail.
+  // At 2^32 elements (the most a 32-bit share could hold) there are exactly 2^24 spikes: every
+  // partial sum of ones up to 2^24 is exact in float32. One more and the claim would fail.
   for (std::uint64_t first_spike : {0u, 1u, 255u}) {  // where the seeded phase puts the first one
     const std::uint64_t big = std::uint64_t{1} << 32;
     const std::uint64_t count = (big - first_spike + spike_spacing - 1) / spike_spacing;

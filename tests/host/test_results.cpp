@@ -1,4 +1,5 @@
-// The results record is read by the viewer and by people: its schema fields must be there and right.
+// The results record is read by the viewer and by people: its schema fields must be there and
+// right.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -69,6 +70,7 @@ TEST_CASE("the results file is written whole, and a bad path is a usage error", 
   try {
     write_json_file("/nonexistent-dir/x.json", nlohmann::json{}, "--trace");
   } catch (const UsageError& e) {
-    CHECK(std::string(e.what()) == "--trace: cannot write '/nonexistent-dir/x.json' (No such file or directory)");
+    CHECK(std::string(e.what()) ==
+          "--trace: cannot write '/nonexistent-dir/x.json' (No such file or directory)");
   }
 }

@@ -31,7 +31,9 @@ void check_split(std::uint64_t n, unsigned k) {
 
 TEST_CASE("the split covers N exactly once in near-equal contiguous shares", "[split]") {
   for (unsigned k : {1u, 2u, 3u, 4u, 7u, 8u})
-    for (std::uint64_t n : {0ull, 1ull, 2ull, 7ull, 8ull, 9ull, 1000003ull, (1ull << 30) + 3, (1ull << 36) + 5}) check_split(n, k);
+    for (std::uint64_t n :
+         {0ull, 1ull, 2ull, 7ull, 8ull, 9ull, 1000003ull, (1ull << 30) + 3, (1ull << 36) + 5})
+      check_split(n, k);
 }
 
 TEST_CASE("the split when N does not divide, N < K and N = 0", "[split]") {
@@ -47,7 +49,8 @@ TEST_CASE("the split when N does not divide, N < K and N = 0", "[split]") {
   CHECK_THROWS(split_evenly(10, 0));
 }
 
-TEST_CASE("the streaming reference equals the reference of the filled input", "[split][reference]") {
+TEST_CASE("the streaming reference equals the reference of the filled input",
+          "[split][reference]") {
   for (auto d : {Distribution::uniform, Distribution::integers}) {
     std::vector<float> values(100003);
     fill_input(values, 5, d, 1000);

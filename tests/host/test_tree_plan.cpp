@@ -21,7 +21,8 @@ TEST_CASE("tree plan depth counts every pass's levels", "[plan]") {
   CHECK(tree_depth(1 << 24, 256) == 27);
 }
 
-TEST_CASE("tree passes run the kernel again over the partials until one block writes the output", "[plan]") {
+TEST_CASE("tree passes run the kernel again over the partials until one block writes the output",
+          "[plan]") {
   float scratch[300];  // 274 + 2 partials
   ReduceCall c;
   c.in = reinterpret_cast<const float*>(0x1000);

@@ -15,8 +15,8 @@ namespace rl::test {
 
 // op over the tensor of layout l (type t, seeded input), `offset` elements past an aligned address
 // (offset 1: no 16-byte packs).
-inline void check_reduction(Device& d, ReduceOp op, DType t, const AxesLayout& l, std::uint64_t seed,
-                            unsigned offset = 0) {
+inline void check_reduction(Device& d, ReduceOp op, DType t, const AxesLayout& l,
+                            std::uint64_t seed, unsigned offset = 0) {
   check_no_failure(describe(l, op, t, seed, offset), axes_case_failure(d, l, op, t, seed, offset));
 }
 

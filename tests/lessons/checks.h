@@ -1,9 +1,9 @@
 #pragma once
 // What every lesson suite shares (tests/lessons/test_*.cpp), beside each subject's own part
-// (ladder_checks.h: lessons 01-12, ops_checks.h: 13, matrix_checks.h: 14 and 15, axes_checks.h: 16).
-// The same names mean the same check throughout:
-//   check_graded_cases / check_graded_case: every case the student grader runs, through the grader's
-//       own check (one line saying why a case fails), on this suite's device;
+// (ladder_checks.h: lessons 01-12, ops_checks.h: 13, matrix_checks.h: 14 and 15, axes_checks.h:
+// 16). The same names mean the same check throughout:
+//   check_graded_cases / check_graded_case: every case the student grader runs, through the
+//       grader's own check (one line saying why a case fails), on this suite's device;
 //   check_reduction: one reduction of the given input against the CPU reference, every output;
 //   check_misaligned_inputs: inputs that start off every 16-byte boundary;
 //   check_agree: the GPU's result against the simulator's on the same input.
@@ -54,9 +54,10 @@ inline void check_no_failure(const std::string& what, const std::optional<std::s
 
 // The GPU and the simulator on the same input: the same index (argmax, argmin), and values within
 // twice the tolerance of each other (each may round its own way within the tolerance).
-inline void check_agree(const std::string& what, const OpValue& on_gpu, const OpValue& on_sim, double tolerance) {
-  INFO(what << ": gpu " << on_gpu.value << " [" << on_gpu.index << "], sim " << on_sim.value << " [" << on_sim.index
-            << "]");
+inline void check_agree(const std::string& what, const OpValue& on_gpu, const OpValue& on_sim,
+                        double tolerance) {
+  INFO(what << ": gpu " << on_gpu.value << " [" << on_gpu.index << "], sim " << on_sim.value << " ["
+            << on_sim.index << "]");
   CHECK(on_gpu.index == on_sim.index);
   CHECK(std::fabs(on_gpu.value - on_sim.value) <= 2 * tolerance);
 }

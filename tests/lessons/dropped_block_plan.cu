@@ -1,5 +1,5 @@
-// The dropped-block plans of dropped_block.h: compiled by nvcc into the GPU suites and by g++ (through
-// dropped_block_sim.cpp) into the simulator suite, as a lesson's plan.cu is.
+// The dropped-block plans of dropped_block.h: compiled by nvcc into the GPU suites and by g++
+// (through dropped_block_sim.cpp) into the simulator suite, as a lesson's plan.cu is.
 #include <stdexcept>
 #include <string>
 
@@ -27,14 +27,16 @@ namespace {
 // Lesson 03: each pass's blocks turn 256 values into one partial, until one block is left.
 void reduce_03(const ReduceCall& c) {
   const unsigned block = c.block;
-  float* regions[2] = {static_cast<float*>(c.scratch), static_cast<float*>(c.scratch) + ceil_div(c.n, block)};
+  float* regions[2] = {static_cast<float*>(c.scratch),
+                       static_cast<float*>(c.scratch) + ceil_div(c.n, block)};
   const float* from = c.in;
   std::uint64_t count = c.n;
   for (int k = 0;; ++k) {
     const std::uint64_t blocks = count == 0 ? 1 : ceil_div(count, block);
     float* to = blocks == 1 ? c.out : regions[k % 2];
-    launch("sequential_addressing", sequential_addressing<NoTrace>, dim3(static_cast<unsigned>(blocks)), dim3(block),
-           block * sizeof(float), c.stream, from, to, count);
+    launch("sequential_addressing", sequential_addressing<NoTrace>,
+           dim3(static_cast<unsigned>(blocks)), dim3(block), block * sizeof(float), c.stream, from,
+           to, count);
     if (blocks == 1) return;
     from = to;
     count = k == 0 ? blocks - 1 : blocks;  // THE MISTAKE: the first pass's last partial is left out
@@ -49,17 +51,20 @@ void reduce_07(const ReduceCall& c) {
     for (unsigned k = 0; k < passes.count; ++k) {
       Pass pass = passes.pass[k];
       if (k == 1) pass.count -= 1;  // THE MISTAKE: the last block's partial is left out
-      launch("multiple_elements_per_thread", multiple_elements_per_thread<Block, NoTrace>, dim3(pass.blocks),
-             dim3(Block), Block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
+      launch("multiple_elements_per_thread", multiple_elements_per_thread<Block, NoTrace>,
+             dim3(pass.blocks), dim3(Block), Block * sizeof(float), c.stream, pass.in, pass.out,
+             pass.count);
     }
   });
 }
 
 // Lesson 11's single_pass, its finish one partial short.
 template <unsigned Block>
-__global__ void __launch_bounds__(Block) single_pass_dropping_one(In<NoTrace> in, Out<NoTrace> out, std::uint64_t n,
-                                                                   Out<NoTrace> partials) {
-  const float sum = block_sum<Block, NoTrace>(thread_sum_vectorized<Block, 4, QuadOrder::interleaved, NoTrace>(in, n));
+__global__ void __launch_bounds__(Block)
+    single_pass_dropping_one(In<NoTrace> in, Out<NoTrace> out, std::uint64_t n,
+                             Out<NoTrace> partials) {
+  const float sum = block_sum<Block, NoTrace>(
+      thread_sum_vectorized<Block, 4, QuadOrder::interleaved, NoTrace>(in, n));
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
@@ -70,7 +75,8 @@ __global__ void __launch_bounds__(Block) single_pass_dropping_one(In<NoTrace> in
   __syncthreads();
   if (!is_last) return;
   float total = 0.0f;
-  for (unsigned b = threadIdx.x; b + 1 < gridDim.x; b += Block) total += __ldcg(partials + b);  // THE MISTAKE: b < gridDim.x
+  // THE MISTAKE: b < gridDim.x
+  for (unsigned b = threadIdx.x; b + 1 < gridDim.x; b += Block) total += __ldcg(partials + b);
   total = block_sum<Block, NoTrace>(total);
   if (threadIdx.x == 0) out[0] = total;
 }
@@ -79,8 +85,8 @@ constexpr unsigned items_11 = 16;  // lesson 11's plan.cu
 void reduce_11(const ReduceCall& c) {
   const unsigned grid = persistent_grid(c.n, c.block, items_11, c.shape);
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
-    launch("single_pass", single_pass_dropping_one<Block>, dim3(grid), dim3(Block), 0, c.stream, c.in, c.out, c.n,
-           static_cast<float*>(c.scratch));
+    launch("single_pass", single_pass_dropping_one<Block>, dim3(grid), dim3(Block), 0, c.stream,
+           c.in, c.out, c.n, static_cast<float*>(c.scratch));
   });
 }
 
@@ -97,8 +103,12 @@ Plan dropped_block_plan<this_backend>(int lesson) {
       p.slug = "sequential_addressing";
       p.title = "Sequential addressing, one block's partial dropped";
       p.reduce = reduce_03;
-      p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_scratch_bytes(n, block); };
-      p.depth = [](std::uint64_t n, unsigned block, const DeviceShape&) { return tree_depth(n, block); };
+      p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) {
+        return tree_scratch_bytes(n, block);
+      };
+      p.depth = [](std::uint64_t n, unsigned block, const DeviceShape&) {
+        return tree_depth(n, block);
+      };
       return p;
     case 7:
       p.slug = "multiple_elements_per_thread";
@@ -124,7 +134,8 @@ Plan dropped_block_plan<this_backend>(int lesson) {
       };
       return p;
   }
-  throw std::invalid_argument("dropped_block_plan: no dropped-block plan for lesson " + std::to_string(lesson));
+  throw std::invalid_argument("dropped_block_plan: no dropped-block plan for lesson " +
+                              std::to_string(lesson));
 }
 
 }  // namespace rl::test

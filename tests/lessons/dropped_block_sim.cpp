@@ -1,2 +1,3 @@
-// The dropped-block plan compiled by g++ for the simulator (as CMake does for each lesson's plan.cu).
+// The dropped-block plan compiled by g++ for the simulator (as CMake does for each lesson's
+// plan.cu).
 #include "tests/lessons/dropped_block_plan.cu"

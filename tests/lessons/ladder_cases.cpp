@@ -11,8 +11,8 @@ std::vector<int> lessons_on(Backend b) {
   return {numbers.begin(), numbers.end()};
 }
 
-CaseResult run_case(Device& device, const Plan& r, std::uint64_t n, unsigned block, std::uint64_t seed,
-                    Distribution d) {
+CaseResult run_case(Device& device, const Plan& r, std::uint64_t n, unsigned block,
+                    std::uint64_t seed, Distribution d) {
   RunOptions o;
   o.seed = seed;
   o.distribution = d;

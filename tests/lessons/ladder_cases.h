@@ -15,7 +15,7 @@ namespace rl::test {
 std::vector<int> lessons_on(Backend b);
 
 // Runs one plan on n values of (seed, distribution) and returns its checked result.
-CaseResult run_case(Device& device, const Plan& r, std::uint64_t n, unsigned block, std::uint64_t seed,
-                    Distribution d);
+CaseResult run_case(Device& device, const Plan& r, std::uint64_t n, unsigned block,
+                    std::uint64_t seed, Distribution d);
 
 }  // namespace rl::test

@@ -1,6 +1,6 @@
 #pragma once
-// Lessons 01-12's checks (tests/lessons/checks.h names them), shared by the simulator and GPU suites:
-// the float sum of each lesson's plans.
+// Lessons 01-12's checks (tests/lessons/checks.h names them), shared by the simulator and GPU
+// suites: the float sum of each lesson's plans.
 #include <catch2/catch.hpp>
 
 #include "common/host/course.h"
@@ -39,7 +39,8 @@ inline void check_misaligned_inputs(Device& device, int lesson) {
       DeviceBuffer scratch(device, r.scratch_bytes(n, 256, device.shape()));
       for (std::uint64_t offset = 1; offset <= 3; ++offset) {
         device.poison(out.get(), sizeof(float));
-        r.reduce({in.get<float>() + offset, out.get<float>(), n, 256, scratch.get(), device.shape(), device.stream()});
+        r.reduce({in.get<float>() + offset, out.get<float>(), n, 256, scratch.get(), device.shape(),
+                  device.stream()});
         device.synchronize();
         float got = 0.0f;
         device.download(&got, out.get(), sizeof(float));

@@ -16,17 +16,23 @@
 namespace rl::test {
 
 // Every operator of graded case c, through the grader's own check (matrix_case_failure).
-inline void check_graded_case(Device& d, Axis axis, const MatrixKernels& kernels, const MatrixCase& c) {
-  for (const ReduceOp op : c.ops) check_no_failure(describe(axis, c, op), matrix_case_failure(d, axis, kernels, c, op));
+inline void check_graded_case(Device& d, Axis axis, const MatrixKernels& kernels,
+                              const MatrixCase& c) {
+  for (const ReduceOp op : c.ops)
+    check_no_failure(describe(axis, c, op), matrix_case_failure(d, axis, kernels, c, op));
 }
 
-// A lesson's run (run_rows, run_columns, run_columns_atomic) and the depth its tolerance comes from.
-using MatrixRun = std::function<std::vector<OpValue>(Device&, ReduceOp, DType, const void*, std::uint64_t, std::uint64_t)>;
-using MatrixDepth = std::function<std::uint64_t(ReduceOp, DType, std::uint64_t, std::uint64_t, const DeviceShape&)>;
+// A lesson's run (run_rows, run_columns, run_columns_atomic) and the depth its tolerance comes
+// from.
+using MatrixRun = std::function<std::vector<OpValue>(Device&, ReduceOp, DType, const void*,
+                                                     std::uint64_t, std::uint64_t)>;
+using MatrixDepth =
+    std::function<std::uint64_t(ReduceOp, DType, std::uint64_t, std::uint64_t, const DeviceShape&)>;
 
 // op along `axis` of the m x n matrix `host` (type t), `offset` elements past an aligned address.
-inline void check_reduction(Device& d, Axis axis, const MatrixRun& run, const MatrixDepth& depth, ReduceOp op, DType t,
-                            const std::vector<std::byte>& host, std::uint64_t m, std::uint64_t n, unsigned offset = 0) {
+inline void check_reduction(Device& d, Axis axis, const MatrixRun& run, const MatrixDepth& depth,
+                            ReduceOp op, DType t, const std::vector<std::byte>& host,
+                            std::uint64_t m, std::uint64_t n, unsigned offset = 0) {
   const OffsetInput in(d, t, host, offset);
   const std::vector<OpValue> got = run(d, op, t, in.at, m, n);
   const std::uint64_t outputs = axis == Axis::rows ? m : n;
@@ -41,10 +47,11 @@ inline void check_reduction(Device& d, Axis axis, const MatrixRun& run, const Ma
       if (wrong++ == 0) first_wrong = i, first_ref = ref;
     }
   }
-  INFO(to_string(op) << " of " << m << "x" << n << " " << to_string(t) << " at offset " << offset << ": " << wrong
-                     << " outputs wrong; first: output " << first_wrong << " got " << got[first_wrong].value << " ["
-                     << got[first_wrong].index << "], expected " << first_ref.expected.value << " ["
-                     << first_ref.expected.index << "], tolerance " << first_ref.tolerance << ", depth " << dep);
+  INFO(to_string(op) << " of " << m << "x" << n << " " << to_string(t) << " at offset " << offset
+                     << ": " << wrong << " outputs wrong; first: output " << first_wrong << " got "
+                     << got[first_wrong].value << " [" << got[first_wrong].index << "], expected "
+                     << first_ref.expected.value << " [" << first_ref.expected.index
+                     << "], tolerance " << first_ref.tolerance << ", depth " << dep);
   CHECK(wrong == 0);
 }
 

@@ -14,15 +14,16 @@
 namespace rl::test {
 
 // op over the n elements of `host` (type t), `offset` elements past an aligned address.
-inline void check_reduction(Device& d, ReduceOp op, DType t, const std::vector<std::byte>& host, std::uint64_t n,
-                            unsigned offset = 0) {
+inline void check_reduction(Device& d, ReduceOp op, DType t, const std::vector<std::byte>& host,
+                            std::uint64_t n, unsigned offset = 0) {
   const OffsetInput in(d, t, host, offset);
   const OpValue got = run_op(d, op, t, in.at, n);
   const std::uint64_t depth = ops_kernels(d.backend())->depth(op, t, n, d.shape());
   const OpReference ref = typed_reference(op, t, host.data(), n, depth);
-  INFO(to_string(op) << " of " << n << " " << to_string(t) << " at offset " << offset << ": got " << got.value << " ["
-                     << got.index << "], expected " << ref.expected.value << " [" << ref.expected.index
-                     << "], tolerance " << ref.tolerance << ", depth " << depth);
+  INFO(to_string(op) << " of " << n << " " << to_string(t) << " at offset " << offset << ": got "
+                     << got.value << " [" << got.index << "], expected " << ref.expected.value
+                     << " [" << ref.expected.index << "], tolerance " << ref.tolerance << ", depth "
+                     << depth);
   CHECK(matches(ref, got, op));
 }
 

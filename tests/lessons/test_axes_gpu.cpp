@@ -18,7 +18,8 @@ TEST_CASE("lesson 16 on the GPU: random axes of random transposed tensors", "[gp
   for (int trial = 0; trial < 200; ++trial) {
     const AxesLayout l = random_layout(rng, 8, 1u << 16);
     for (const DType t : all_dtypes)
-      for (const ReduceOp op : all_ops) test::check_reduction(gpu(), op, t, l, 200 + static_cast<std::uint64_t>(trial));
+      for (const ReduceOp op : all_ops)
+        test::check_reduction(gpu(), op, t, l, 200 + static_cast<std::uint64_t>(trial));
   }
 }
 
@@ -33,7 +34,11 @@ TEST_CASE("lesson 16 on the GPU: the benchmark tensor over its four axis sets", 
 }
 
 TEST_CASE("lesson 16 on the GPU: the matrices of lessons 14 and 15", "[gpu][axes]") {
-  for (const auto& [m, n] : {std::pair<std::int64_t, std::int64_t>{4096, 4096}, {65536, 64}, {64, 65536}, {1 << 20, 8}, {8, 1 << 20}})
+  for (const auto& [m, n] : {std::pair<std::int64_t, std::int64_t>{4096, 4096},
+                             {65536, 64},
+                             {64, 65536},
+                             {1 << 20, 8},
+                             {8, 1 << 20}})
     for (const int axis : {0, 1})
       for (const DType t : types)
         test::check_reduction(gpu(), ReduceOp::sum, t, AxesLayout{{m, n}, {n, 1}, {axis}}, 9);
@@ -52,12 +57,14 @@ TEST_CASE("lesson 16: the GPU and the simulator agree", "[gpu][axes]") {
       gpu().upload(on_gpu.get(), host.data(), host.size());
       sim->upload(on_sim.get(), host.data(), host.size());
       for (const ReduceOp op : all_ops) {
-        const auto g = run_axes(gpu(), op, t, on_gpu.get(), plan), s = run_axes(*sim, op, t, on_sim.get(), plan);
-        const std::uint64_t depth = axes_kernels(Backend::gpu)->depth(t, plan, on_gpu.get(), gpu().shape());
+        const auto g = run_axes(gpu(), op, t, on_gpu.get(), plan),
+                   s = run_axes(*sim, op, t, on_sim.get(), plan);
+        const std::uint64_t depth =
+            axes_kernels(Backend::gpu)->depth(t, plan, on_gpu.get(), gpu().shape());
         const auto refs = axes_reference(op, t, host.data(), plan, shape, strides, axes, depth);
         for (std::uint64_t m = 0; m < plan.outputs; ++m) {
-          const std::string what =
-              std::string(to_string(op)) + " " + std::string(to_string(t)) + " output " + std::to_string(m);
+          const std::string what = std::string(to_string(op)) + " " + std::string(to_string(t)) +
+                                   " output " + std::to_string(m);
           test::check_agree(what, g[m], s[m], refs[m].tolerance);
         }
       }

@@ -15,14 +15,17 @@ TEST_CASE("lesson 16: every graded case matches the reference", "[sim][axes]") {
   test::check_graded_case(sim(), c);
 }
 
-TEST_CASE("lesson 16: an empty reduction sums to 0 and is a usage error for the rest", "[sim][axes]") {
+TEST_CASE("lesson 16: an empty reduction sums to 0 and is a usage error for the rest",
+          "[sim][axes]") {
   const AxesPlan plan = plan_axes({3, 0, 4}, {4, 4, 1}, {1});
   DeviceBuffer none(sim(), 16);
   const auto sums = run_axes(sim(), ReduceOp::sum, DType::f32, none.get(), plan);
   REQUIRE(sums.size() == 12);
   for (const OpValue& v : sums) CHECK(v.value == 0.0);
   for (const ReduceOp op : all_ops)
-    if (op != ReduceOp::sum) CHECK_THROWS_AS(run_axes(sim(), op, DType::f32, none.get(), plan), UsageError);
+    if (op != ReduceOp::sum)
+      CHECK_THROWS_AS(run_axes(sim(), op, DType::f32, none.get(), plan), UsageError);
   // No outputs at all: nothing to compute, for any operator.
-  CHECK(run_axes(sim(), ReduceOp::max, DType::f32, none.get(), plan_axes({3, 0, 4}, {4, 4, 1}, {0})).empty());
+  CHECK(run_axes(sim(), ReduceOp::max, DType::f32, none.get(), plan_axes({3, 0, 4}, {4, 4, 1}, {0}))
+            .empty());
 }

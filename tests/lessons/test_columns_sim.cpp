@@ -1,6 +1,6 @@
 // Lesson 15 on the simulator: its graded cases (columns_graded_cases(): every operator on every
-// type, over shapes that reach each plan, odd row lengths, misaligned and empty matrices), the API's
-// answer to empty columns, the same bits on every run, and the naive atomic version.
+// type, over shapes that reach each plan, odd row lengths, misaligned and empty matrices), the
+// API's answer to empty columns, the same bits on every run, and the naive atomic version.
 #include "common/host/cli.h"
 #include "lessons/15_column_reduce/column_reduce_api.h"
 #include "tests/lessons/matrix_checks.h"
@@ -15,7 +15,9 @@ TEST_CASE("lesson 15: every graded case matches the reference", "[sim][columns]"
   test::check_graded_case(sim(), Axis::columns, *columns_kernels(Backend::sim), c);
 }
 
-TEST_CASE("lesson 15: empty columns sum to 0 and are a usage error for the rest; no columns, no outputs", "[sim][columns]") {
+TEST_CASE(
+    "lesson 15: empty columns sum to 0 and are a usage error for the rest; no columns, no outputs",
+    "[sim][columns]") {
   for (const DType t : {DType::f32, DType::i32}) {
     const std::vector<std::byte> none;
     const test::OffsetInput in(sim(), t, none, 0);
@@ -28,7 +30,8 @@ TEST_CASE("lesson 15: empty columns sum to 0 and are a usage error for the rest;
   }
 }
 
-TEST_CASE("lesson 15: the chunk partials meet in a fixed order: the same bits every run", "[sim][columns]") {
+TEST_CASE("lesson 15: the chunk partials meet in a fixed order: the same bits every run",
+          "[sim][columns]") {
   const std::uint64_t m = 6000, n = 8;
   const auto host = matrix_input(Axis::columns, DType::f32, m, n, 5);
   const test::OffsetInput in(sim(), DType::f32, host, 0);
@@ -40,9 +43,9 @@ TEST_CASE("lesson 15: the chunk partials meet in a fixed order: the same bits ev
 TEST_CASE("lesson 15: the naive atomic sum is right to within its tolerance", "[sim][columns]") {
   const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{1, 1}, {300, 7}, {16, 1000}}));
   const auto host = matrix_input(Axis::columns, DType::f32, m, n, 9);
-  const test::MatrixRun atomic = [](Device& d, ReduceOp, DType, const void* in, std::uint64_t mm, std::uint64_t nn) {
-    return run_columns_atomic(d, in, mm, nn);
-  };
-  const test::MatrixDepth depth = [](ReduceOp, DType, std::uint64_t mm, std::uint64_t, const DeviceShape&) { return mm + 1; };
+  const test::MatrixRun atomic = [](Device& d, ReduceOp, DType, const void* in, std::uint64_t mm,
+                                    std::uint64_t nn) { return run_columns_atomic(d, in, mm, nn); };
+  const test::MatrixDepth depth = [](ReduceOp, DType, std::uint64_t mm, std::uint64_t,
+                                     const DeviceShape&) { return mm + 1; };
   test::check_reduction(sim(), Axis::columns, atomic, depth, ReduceOp::sum, DType::f32, host, m, n);
 }

@@ -1,8 +1,9 @@
-// The grader end to end on the simulator, in process: broken versions of lessons 03 and 05, each with
-// one classic mistake, graded as --grade grades them (race detector on), must each get their bug
-// class and the report that names it; a plan that drops one block must fail the exact spike case at
-// the largest graded size; and every lesson's own kernel must be race-free in every thread order.
-// (A hang needs the watchdog's child process: lessons/grade.sh --self-check covers that one.)
+// The grader end to end on the simulator, in process: broken versions of lessons 03 and 05, each
+// with one classic mistake, graded as --grade grades them (race detector on), must each get their
+// bug class and the report that names it; a plan that drops one block must fail the exact spike
+// case at the largest graded size; and every lesson's own kernel must be race-free in every thread
+// order. (A hang needs the watchdog's child process: lessons/grade.sh --self-check covers that
+// one.)
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -97,9 +98,9 @@ __global__ void never_writes_output(In<Trace> in, Out<Trace>, std::uint64_t n) {
   }
 }
 
-// Lesson 05's block levels, then a warp tail: Harris's volatile one, or the __syncwarp one without the
-// wait between a level's reads and its writes (through the checked view, or through a raw pointer the
-// detector cannot see).
+// Lesson 05's block levels, then a warp tail: Harris's volatile one, or the __syncwarp one without
+// the wait between a level's reads and its writes (through the checked view, or through a raw
+// pointer the detector cannot see).
 enum class Tail { volatile_2007, missing_syncwarp, missing_syncwarp_raw };
 template <Tail T, class Trace = NoTrace>
 __global__ void warp_tail(In<Trace> in, Out<Trace> out, std::uint64_t n) {
@@ -141,12 +142,13 @@ __global__ void warp_tail(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
-// A tree plan over one of the kernels above: `per_thread` inputs per thread (1: lesson 03, 2: lesson 05).
+// A tree plan over one of the kernels above: `per_thread` inputs per thread (1: lesson 03, 2:
+// lesson 05).
 template <auto Kernel, unsigned PerThread>
 void reduce(const ReduceCall& c) {
   for (const Pass& pass : tree_passes(c, std::uint64_t{PerThread} * c.block))
-    launch("broken", Kernel, dim3(pass.blocks), dim3(c.block), c.block * sizeof(float), c.stream, pass.in, pass.out,
-           pass.count);
+    launch("broken", Kernel, dim3(pass.blocks), dim3(c.block), c.block * sizeof(float), c.stream,
+           pass.in, pass.out, pass.count);
 }
 
 template <auto Kernel, unsigned PerThread>
@@ -156,13 +158,13 @@ Plan plan(std::string_view variant) {
           .title = "a broken submission",
           .variant = variant,
           .backend = Backend::sim,
-          .scratch_bytes = [](std::uint64_t n, unsigned b, const DeviceShape&) {
-            return tree_scratch_bytes(n, std::uint64_t{PerThread} * b);
-          },
+          .scratch_bytes =
+              [](std::uint64_t n, unsigned b, const DeviceShape&) {
+                return tree_scratch_bytes(n, std::uint64_t{PerThread} * b);
+              },
           .reduce = reduce<Kernel, PerThread>,
-          .depth = [](std::uint64_t n, unsigned b, const DeviceShape&) {
-            return tree_depth(n, std::uint64_t{PerThread} * b);
-          }};
+          .depth = [](std::uint64_t n, unsigned b,
+                      const DeviceShape&) { return tree_depth(n, std::uint64_t{PerThread} * b); }};
 }
 
 }  // namespace broken
@@ -172,8 +174,8 @@ using namespace rl;
 
 namespace {
 
-// Grades one plan the way `NN --grade` does on the simulator (the race detector on unless `racecheck`
-// says otherwise), then puts the simulator's options back.
+// Grades one plan the way `NN --grade` does on the simulator (the race detector on unless
+// `racecheck` says otherwise), then puts the simulator's options back.
 Grade grade(const Plan& p, bool racecheck = true) {
   RunOptions o;
   o.grade = true;
@@ -194,7 +196,8 @@ struct Broken {
 
 }  // namespace
 
-TEST_CASE("each broken submission gets its bug class and a report that names it", "[sim][grading]") {
+TEST_CASE("each broken submission gets its bug class and a report that names it",
+          "[sim][grading]") {
   using namespace rl::broken;
   const std::vector<Broken> broken{
       {plan<&missing_barrier_in_loop<NoTrace>, 1>("missing_barrier_in_loop"), BugClass::race,
@@ -205,14 +208,18 @@ TEST_CASE("each broken submission gets its bug class and a report that names it"
        "racecheck: write-after-read race on shared[1]: thread 0 read it at test_grading_sim.cpp:"},
       {plan<&warp_tail<Tail::missing_syncwarp, NoTrace>, 2>("missing_syncwarp"), BugClass::race,
        "racecheck: write-after-read race on shared[16]: thread 0 read it at test_grading_sim.cpp:"},
-      {plan<&barrier_inside_branch<NoTrace>, 1>("barrier_inside_branch"), BugClass::barrier, "is not reached by threads"},
-      {plan<&reads_past_shared_memory<NoTrace>, 1>("reads_past_shared_memory"), BugClass::out_of_range,
+      {plan<&barrier_inside_branch<NoTrace>, 1>("barrier_inside_branch"), BugClass::barrier,
+       "is not reached by threads"},
+      {plan<&reads_past_shared_memory<NoTrace>, 1>("reads_past_shared_memory"),
+       BugClass::out_of_range,
        "out of range: shared[256] is outside the block's dynamic shared memory"},
-      {plan<&never_writes_output<NoTrace>, 1>("never_writes_output"), BugClass::never_written, "never written"},
+      {plan<&never_writes_output<NoTrace>, 1>("never_writes_output"), BugClass::never_written,
+       "never written"},
       // The detector cannot see a raw pointer: the thread orders still can.
-      {plan<&warp_tail<Tail::missing_syncwarp_raw, NoTrace>, 2>("missing_syncwarp_raw"), BugClass::thread_order,
-       "right in lane order, wrong when the threads run in reverse order"},
-      {test::dropped_block_plan<Backend::sim>(), BugClass::lost_input, "n=257 block=256 seed=1 uniform: expected"},
+      {plan<&warp_tail<Tail::missing_syncwarp_raw, NoTrace>, 2>("missing_syncwarp_raw"),
+       BugClass::thread_order, "right in lane order, wrong when the threads run in reverse order"},
+      {test::dropped_block_plan<Backend::sim>(), BugClass::lost_input,
+       "n=257 block=256 seed=1 uniform: expected"},
   };
   for (const Broken& b : broken) {
     const Grade g = grade(b.plan);
@@ -222,11 +229,13 @@ TEST_CASE("each broken submission gets its bug class and a report that names it"
     CHECK_THAT(g.failure, Catch::Contains(b.phrase));
   }
   // With the detector off, the missing __syncwarp is still caught, by the thread orders.
-  const Grade off = grade(plan<&warp_tail<Tail::missing_syncwarp, NoTrace>, 2>("missing_syncwarp"), false);
+  const Grade off =
+      grade(plan<&warp_tail<Tail::missing_syncwarp, NoTrace>, 2>("missing_syncwarp"), false);
   CHECK(off.bug == BugClass::thread_order);
 }
 
-TEST_CASE("a plan that drops one block fails the exact case at the largest graded size", "[sim][grading]") {
+TEST_CASE("a plan that drops one block fails the exact case at the largest graded size",
+          "[sim][grading]") {
   auto device = make_sim_device();
   const std::uint64_t largest = graded_sizes(false).back();
   const auto cases = graded_cases(false);
@@ -234,8 +243,9 @@ TEST_CASE("a plan that drops one block fails the exact case at the largest grade
     return c.n == largest && c.distribution == Distribution::spikes;
   });
   REQUIRE(graded != cases.end());
-  // The graded case, and the same seed 17 past it: a short last block of 17 inputs, where this seed's
-  // stream has no spike (as at 2^31+17 on the GPU); the run's own spike at the last element is there.
+  // The graded case, and the same seed 17 past it: a short last block of 17 inputs, where this
+  // seed's stream has no spike (as at 2^31+17 on the GPU); the run's own spike at the last element
+  // is there.
   GradeCase short_tail = *graded;
   short_tail.n = largest + 17;
   for (const GradeCase& spikes : {*graded, short_tail}) {
@@ -247,8 +257,8 @@ TEST_CASE("a plan that drops one block fails the exact case at the largest grade
       INFO("lesson " << lesson << " n=" << spikes.n << ": " << (f ? f->why : "passed"));
       REQUIRE(f);
       CHECK(f->bug == BugClass::lost_input);
-      // Lesson 03 loses its last block's inputs: one spike, or two when the block is full (the stream's and
-      // the last element's); the others a block's whole share, many.
+      // Lesson 03 loses its last block's inputs: one spike, or two when the block is full (the
+      // stream's and the last element's); the others a block's whole share, many.
       if (lesson == 3)
         CHECK_THAT(f->why, Catch::Contains("short by 1:") || Catch::Contains("short by 2:"));
       else

@@ -23,8 +23,9 @@ TEST_CASE("the simulator and the GPU agree on every lesson", "[gpu][sim][lessons
       if (!s) continue;  // lesson 12 is NVIDIA's libraries: nothing to simulate
       const CaseResult on_gpu = test::run_case(gpu(), g, n, 256, 99, Distribution::uniform);
       const CaseResult on_sim = test::run_case(*sim, *s, n, 256, 99, Distribution::uniform);
-      INFO("lesson " << lesson << " " << g.variant << " gpu=" << on_gpu.check.got << " sim=" << on_sim.check.got
-                     << " reference=" << on_gpu.check.reference.sum << " tolerance=" << on_gpu.check.tolerance);
+      INFO("lesson " << lesson << " " << g.variant << " gpu=" << on_gpu.check.got
+                     << " sim=" << on_sim.check.got << " reference=" << on_gpu.check.reference.sum
+                     << " tolerance=" << on_gpu.check.tolerance);
       CHECK(on_gpu.check.verified);
       CHECK(on_sim.check.verified);
       CHECK(std::abs(on_gpu.check.got - on_sim.check.got) <= on_gpu.check.tolerance);
@@ -61,14 +62,16 @@ TEST_CASE("lesson 11's finish is bitwise reproducible on the GPU", "[gpu][lesson
   Session session(gpu(), o);
   session.prepare((1u << 24) + 3);
   CHECK(session.distinct_results(*find_plan(11, Backend::gpu), 256, 20) == 1);
-  const std::size_t atomic = session.distinct_results(*find_plan(11, Backend::gpu, "atomic_finish"), 256, 20);
+  const std::size_t atomic =
+      session.distinct_results(*find_plan(11, Backend::gpu, "atomic_finish"), 256, 20);
   WARN("the atomicAdd finish gave " << atomic << " distinct results in 20 runs");
 }
 
-TEST_CASE("lessons 07 to 12 are right past 2^31 elements (64-bit indexing)", "[gpu][lessons][huge]") {
+TEST_CASE("lessons 07 to 12 are right past 2^31 elements (64-bit indexing)",
+          "[gpu][lessons][huge]") {
   const std::uint64_t n = (std::uint64_t{1} << 31) + 17;  // 8 GiB of floats
-  // Positive data: no cancellation, so a lost 2^31 stretch shows within the bound; exact spikes: a lost
-  // or doubled block (any 256 consecutive elements hold a spike) shows whatever the bound.
+  // Positive data: no cancellation, so a lost 2^31 stretch shows within the bound; exact spikes: a
+  // lost or doubled block (any 256 consecutive elements hold a spike) shows whatever the bound.
   for (const Distribution d : {Distribution::positive, Distribution::spikes}) {
     RunOptions o;
     o.distribution = d;
@@ -79,19 +82,22 @@ TEST_CASE("lessons 07 to 12 are right past 2^31 elements (64-bit indexing)", "[g
     for (const Plan& r : ladder_plans()) {
       if (r.backend != Backend::gpu || r.lesson < 7) continue;
       const CaseResult c = session.run(r, 256, false);
-      INFO("lesson " << r.lesson << " " << r.variant << " " << to_string(d) << " got=" << c.check.got
-                     << " expected=" << c.check.reference.sum << " tolerance=" << c.check.tolerance);
+      INFO("lesson " << r.lesson << " " << r.variant << " " << to_string(d)
+                     << " got=" << c.check.got << " expected=" << c.check.reference.sum
+                     << " tolerance=" << c.check.tolerance);
       CHECK(c.check.verified);
       if (d == Distribution::spikes) CHECK(c.check.got == c.check.reference.sum);
     }
   }
 }
 
-// The graded spike case at the sizes the tolerance cannot police (common/host/grading.h): every lesson
-// exact, and a plan that drops one block caught, in each shape of plan: lesson 03's tree (the last block's
-// inputs lost: 17 of them at 2^31+17, where the spike at the last element shows it), lesson 07's persistent grid and finishing block, lesson 11's single pass (a block's
-// whole share lost). On uniform data of the same size lesson 03's error hides inside the rounding bound.
-TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU", "[gpu][lessons][huge]") {
+// The graded spike case at the sizes the tolerance cannot police (common/host/grading.h): every
+// lesson exact, and a plan that drops one block caught, in each shape of plan: lesson 03's tree
+// (the last block's inputs lost: 17 of them at 2^31+17, where the spike at the last element shows
+// it), lesson 07's persistent grid and finishing block, lesson 11's single pass (a block's whole
+// share lost). On uniform data of the same size lesson 03's error hides inside the rounding bound.
+TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU",
+          "[gpu][lessons][huge]") {
   for (const std::uint64_t n : {std::uint64_t{1} << 28, (std::uint64_t{1} << 31) + 17}) {
     const GradeCase spikes{n, 256, grade_seeds[0], Distribution::spikes, true};
     RunOptions o;
@@ -104,11 +110,13 @@ TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU"
       if (r.backend != Backend::gpu || (n > (std::uint64_t{1} << 28) && r.lesson < 7)) continue;
       const CaseResult c = session.run(r, 256, false);
       const auto f = diagnose(c, spikes);
-      INFO("lesson " << r.lesson << " " << r.variant << " n=" << n << ": " << f.value_or(Failure{}).why);
+      INFO("lesson " << r.lesson << " " << r.variant << " n=" << n << ": "
+                     << f.value_or(Failure{}).why);
       CHECK_FALSE(f);
     }
     for (const int lesson : {3, 7, 11}) {
-      const CaseResult lost = session.run(test::dropped_block_plan<Backend::gpu>(lesson), 256, false);
+      const CaseResult lost =
+          session.run(test::dropped_block_plan<Backend::gpu>(lesson), 256, false);
       const auto f = diagnose(lost, spikes);
       INFO("lesson " << lesson << " dropped block, n=" << n << ": got " << lost.check.got << " of "
                      << lost.check.reference.sum << ": " << f.value_or(Failure{}).why);
@@ -121,16 +129,18 @@ TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU"
       WARN("lesson " << lesson << ", one block dropped, n=" << n << ": " << f->why);
     }
   }
-  // What the old check saw at 2^28: uniform data, the rounding bound. Reported, not asserted: whether a
-  // block's 256 values sum to more than the bound depends on the seed (it almost never does).
+  // What the old check saw at 2^28: uniform data, the rounding bound. Reported, not asserted:
+  // whether a block's 256 values sum to more than the bound depends on the seed (it almost never
+  // does).
   RunOptions o;
   o.seed = grade_seeds[0];
   Session session(gpu(), o);
   session.prepare(std::uint64_t{1} << 28);
   const CaseResult hidden = session.run(test::dropped_block_plan<Backend::gpu>(3), 256, false);
-  WARN("uniform 2^28, one block dropped: |error| " << std::abs(hidden.check.got - hidden.check.reference.sum)
-                                                   << (hidden.check.verified ? " within" : " outside")
-                                                   << " the tolerance " << hidden.check.tolerance);
+  WARN("uniform 2^28, one block dropped: |error| "
+       << std::abs(hidden.check.got - hidden.check.reference.sum)
+       << (hidden.check.verified ? " within" : " outside") << " the tolerance "
+       << hidden.check.tolerance);
 }
 
 #include "tests/lessons/trace_checks.h"

@@ -24,19 +24,22 @@ TEST_CASE("each lesson reads from any float address on the simulator", "[sim][le
   DYNAMIC_SECTION("lesson " << lesson) { test::check_misaligned_inputs(*device, lesson); }
 }
 
-TEST_CASE("every lesson's kernel is race-free under the race detector, in every thread order", "[sim][lessons]") {
+TEST_CASE("every lesson's kernel is race-free under the race detector, in every thread order",
+          "[sim][lessons]") {
   auto device = make_sim_device();
   const int lesson = GENERATE(from_range(test::lessons_on(Backend::sim)));
-  for (const SimSchedule s : {SimSchedule::lane_order, SimSchedule::reverse_lanes, SimSchedule::shuffled}) {
+  for (const SimSchedule s :
+       {SimSchedule::lane_order, SimSchedule::reverse_lanes, SimSchedule::shuffled}) {
     RunOptions o;
     o.schedule = s;
     o.sim_racecheck = true;
     apply_simulator_options(o);
     for (const Plan& r : plans_of(lesson, Backend::sim))
       for (unsigned block : {32u, 64u, 256u, 1024u})
-        for (std::uint64_t n : {std::uint64_t{1000}, std::uint64_t{block} * 67 - 3, (std::uint64_t{1} << 16) + 1}) {
-          INFO("lesson " << lesson << " " << r.variant << " block " << block << " n " << n << " schedule "
-                         << static_cast<int>(s));
+        for (std::uint64_t n :
+             {std::uint64_t{1000}, std::uint64_t{block} * 67 - 3, (std::uint64_t{1} << 16) + 1}) {
+          INFO("lesson " << lesson << " " << r.variant << " block " << block << " n " << n
+                         << " schedule " << static_cast<int>(s));
           CaseResult result;
           CHECK_NOTHROW(result = test::run_case(*device, r, n, block, 7, Distribution::uniform));
           CHECK(result.check.verified);

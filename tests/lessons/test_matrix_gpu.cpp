@@ -11,19 +11,32 @@ using namespace rl;
 using test::gpu;
 
 namespace {
-void check(Axis axis, ReduceOp op, DType t, const std::vector<std::byte>& host, std::uint64_t m, std::uint64_t n,
-           unsigned offset = 0) {
+void check(Axis axis, ReduceOp op, DType t, const std::vector<std::byte>& host, std::uint64_t m,
+           std::uint64_t n, unsigned offset = 0) {
   if (axis == Axis::rows)
-    test::check_reduction(gpu(), axis, run_rows, rows_kernels(Backend::gpu)->depth, op, t, host, m, n, offset);
+    test::check_reduction(gpu(), axis, run_rows, rows_kernels(Backend::gpu)->depth, op, t, host, m,
+                          n, offset);
   else
-    test::check_reduction(gpu(), axis, run_columns, columns_kernels(Backend::gpu)->depth, op, t, host, m, n, offset);
+    test::check_reduction(gpu(), axis, run_columns, columns_kernels(Backend::gpu)->depth, op, t,
+                          host, m, n, offset);
 }
 }  // namespace
 
-TEST_CASE("lessons 14, 15 on the GPU: small shapes, every operator and type", "[gpu][rows][columns]") {
-  const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{1, 1},    {7, 1},    {33, 7},  {257, 8},  {31, 33},
-                                                                    {9, 64},   {5, 257},  {3, 1000}, {40, 1536},
-                                                                    {2, 20000}, {1, 70001}, {5000, 4}, {3001, 7},
+TEST_CASE("lessons 14, 15 on the GPU: small shapes, every operator and type",
+          "[gpu][rows][columns]") {
+  const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{1, 1},
+                                                                    {7, 1},
+                                                                    {33, 7},
+                                                                    {257, 8},
+                                                                    {31, 33},
+                                                                    {9, 64},
+                                                                    {5, 257},
+                                                                    {3, 1000},
+                                                                    {40, 1536},
+                                                                    {2, 20000},
+                                                                    {1, 70001},
+                                                                    {5000, 4},
+                                                                    {3001, 7},
                                                                     {8, 2051}}));
   for (const Axis axis : {Axis::rows, Axis::columns})
     for (const DType t : all_dtypes) {
@@ -47,23 +60,28 @@ TEST_CASE("lessons 14, 15 on the GPU: the benchmark shapes", "[gpu][rows][column
 }
 
 TEST_CASE("lessons 14, 15 on the GPU: misaligned matrices", "[gpu][rows][columns]") {
-  const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{64, 8}, {3, 65536}, {20000, 8}}));
+  const auto [m, n] =
+      GENERATE(table<std::uint64_t, std::uint64_t>({{64, 8}, {3, 65536}, {20000, 8}}));
   for (const Axis axis : {Axis::rows, Axis::columns})
     for (const DType t : {DType::f32, DType::f16, DType::f64}) {
       const auto host = matrix_input(axis, t, m, n, m * n);
-      for (const ReduceOp op : {ReduceOp::sum, ReduceOp::argmax, ReduceOp::variance}) check(axis, op, t, host, m, n, 1);
+      for (const ReduceOp op : {ReduceOp::sum, ReduceOp::argmax, ReduceOp::variance})
+        check(axis, op, t, host, m, n, 1);
     }
 }
 
-TEST_CASE("lessons 14, 15 on the GPU: the same bits every run, and the simulator's", "[gpu][rows][columns]") {
+TEST_CASE("lessons 14, 15 on the GPU: the same bits every run, and the simulator's",
+          "[gpu][rows][columns]") {
   auto sim = make_sim_device();
-  const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{4, 100000}, {100000, 8}, {300, 300}}));
+  const auto [m, n] =
+      GENERATE(table<std::uint64_t, std::uint64_t>({{4, 100000}, {100000, 8}, {300, 300}}));
   for (const Axis axis : {Axis::rows, Axis::columns}) {
     const auto host = matrix_input(axis, DType::f32, m, n, 77);
     const test::OffsetInput on_gpu(gpu(), DType::f32, host, 0), on_sim(*sim, DType::f32, host, 0);
     const auto run = axis == Axis::rows ? run_rows : run_columns;
     for (const ReduceOp op : {ReduceOp::sum, ReduceOp::variance, ReduceOp::argmax}) {
-      const auto a = run(gpu(), op, DType::f32, on_gpu.at, m, n), b = run(gpu(), op, DType::f32, on_gpu.at, m, n);
+      const auto a = run(gpu(), op, DType::f32, on_gpu.at, m, n),
+                 b = run(gpu(), op, DType::f32, on_gpu.at, m, n);
       const auto s = run(*sim, op, DType::f32, on_sim.at, m, n);
       std::uint64_t differ = 0, disagree = 0;
       for (std::size_t i = 0; i < a.size(); ++i) {
@@ -78,11 +96,12 @@ TEST_CASE("lessons 14, 15 on the GPU: the same bits every run, and the simulator
 }
 
 TEST_CASE("lesson 15 on the GPU: the naive atomic sum", "[gpu][columns]") {
-  const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{300, 7}, {4096, 4096}, {1u << 20, 8}}));
+  const auto [m, n] =
+      GENERATE(table<std::uint64_t, std::uint64_t>({{300, 7}, {4096, 4096}, {1u << 20, 8}}));
   const auto host = matrix_input(Axis::columns, DType::f32, m, n, 9);
-  const test::MatrixRun atomic = [](Device& d, ReduceOp, DType, const void* in, std::uint64_t mm, std::uint64_t nn) {
-    return run_columns_atomic(d, in, mm, nn);
-  };
-  const test::MatrixDepth depth = [](ReduceOp, DType, std::uint64_t mm, std::uint64_t, const DeviceShape&) { return mm + 1; };
+  const test::MatrixRun atomic = [](Device& d, ReduceOp, DType, const void* in, std::uint64_t mm,
+                                    std::uint64_t nn) { return run_columns_atomic(d, in, mm, nn); };
+  const test::MatrixDepth depth = [](ReduceOp, DType, std::uint64_t mm, std::uint64_t,
+                                     const DeviceShape&) { return mm + 1; };
   test::check_reduction(gpu(), Axis::columns, atomic, depth, ReduceOp::sum, DType::f32, host, m, n);
 }

@@ -9,8 +9,8 @@ using namespace rl;
 using test::gpu;
 
 TEST_CASE("lesson 13 on the GPU: every operator and type matches the reference", "[gpu][ops]") {
-  const std::uint64_t n =
-      GENERATE(as<std::uint64_t>{}, 1, 31, 33, 255, 257, 1000, (1u << 16) + 1, 1u << 20, (1u << 24) + 3);
+  const std::uint64_t n = GENERATE(as<std::uint64_t>{}, 1, 31, 33, 255, 257, 1000, (1u << 16) + 1,
+                                   1u << 20, (1u << 24) + 3);
   for (const DType t : all_dtypes) {
     const auto host = ops_input(t, n, 13 + n);
     for (const ReduceOp op : all_ops) test::check_reduction(gpu(), op, t, host, n);
@@ -34,8 +34,10 @@ TEST_CASE("lesson 13: the GPU and the simulator agree", "[gpu][ops]") {
     const test::OffsetInput on_gpu(gpu(), t, host, 0), on_sim(*sim, t, host, 0);
     for (const ReduceOp op : all_ops) {
       const OpValue g = run_op(gpu(), op, t, on_gpu.at, n), s = run_op(*sim, op, t, on_sim.at, n);
-      const OpReference ref = typed_reference(op, t, host.data(), n, ops_kernels(Backend::gpu)->depth(op, t, n, gpu().shape()));
-      test::check_agree(std::string(to_string(op)) + " " + std::string(to_string(t)), g, s, ref.tolerance);
+      const OpReference ref = typed_reference(
+          op, t, host.data(), n, ops_kernels(Backend::gpu)->depth(op, t, n, gpu().shape()));
+      test::check_agree(std::string(to_string(op)) + " " + std::string(to_string(t)), g, s,
+                        ref.tolerance);
     }
   }
 }

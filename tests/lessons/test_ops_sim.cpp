@@ -11,7 +11,8 @@ using namespace rl;
 using test::sim;
 
 TEST_CASE("lesson 13: every operator and type matches the reference", "[sim][ops]") {
-  const std::uint64_t n = GENERATE(as<std::uint64_t>{}, 1, 31, 33, 255, 257, 1000, (1u << 16) + 1, 1u << 20);
+  const std::uint64_t n =
+      GENERATE(as<std::uint64_t>{}, 1, 31, 33, 255, 257, 1000, (1u << 16) + 1, 1u << 20);
   for (const DType t : all_dtypes) {
     const auto host = ops_input(t, n, 13 + n);
     for (const ReduceOp op : all_ops) test::check_reduction(sim(), op, t, host, n);
@@ -39,7 +40,8 @@ TEST_CASE("lesson 13: an empty input sums to 0 and is a usage error for the rest
 }
 
 TEST_CASE("lesson 13: NaN and infinities follow PyTorch's rule", "[sim][ops]") {
-  constexpr double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN(),
+                   inf = std::numeric_limits<double>::infinity();
   const std::uint64_t n = 3000;
   for (const DType t : {DType::f32, DType::f64, DType::f16, DType::bf16}) {
     auto run = [&](ReduceOp op, const std::vector<std::byte>& host) {
@@ -50,7 +52,8 @@ TEST_CASE("lesson 13: NaN and infinities follow PyTorch's rule", "[sim][ops]") {
     auto with_nan = ops_input(t, n, 5);
     store_element(t, with_nan.data(), 2500, nan);
     store_element(t, with_nan.data(), 700, nan);  // the first NaN
-    for (const ReduceOp op : {ReduceOp::sum, ReduceOp::mean, ReduceOp::variance, ReduceOp::max, ReduceOp::min})
+    for (const ReduceOp op :
+         {ReduceOp::sum, ReduceOp::mean, ReduceOp::variance, ReduceOp::max, ReduceOp::min})
       CHECK(std::isnan(run(op, with_nan).value));
     CHECK(run(ReduceOp::argmax, with_nan).index == 700);
     CHECK(run(ReduceOp::argmin, with_nan).index == 700);
@@ -94,8 +97,10 @@ TEST_CASE("lesson 13: a constant input has variance 0 and argmax 0", "[sim][ops]
 // 16-bit argmax/argmin fold a whole 16-byte load at once and find the element inside the winning
 // load only at the end (pack_fold.cuh): the tie and NaN rules must hold inside one load, across one
 // thread's loads, and against the scalar head and tail.
-TEST_CASE("lesson 13: 16-bit argmax and argmin keep the first tie and the first NaN", "[sim][ops]") {
-  constexpr double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+TEST_CASE("lesson 13: 16-bit argmax and argmin keep the first tie and the first NaN",
+          "[sim][ops]") {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN(),
+                   inf = std::numeric_limits<double>::infinity();
   constexpr double x = 2.0;  // beyond every seeded value, which lie in (-1, 1)
   struct Plant {
     std::uint64_t at;
@@ -106,21 +111,32 @@ TEST_CASE("lesson 13: 16-bit argmax and argmin keep the first tie and the first 
     std::vector<Plant> plants;
     std::uint64_t expected;
   };
-  // With offset 0 a load holds elements [8k, 8k + 8): q starts one. For this n the plan is 16 blocks
-  // of 512 threads (the simulator plans as an H100 does), so a thread makes 4 loads, 8 * 8192
-  // elements apart: q + 8 * 8192 is the next load of q's thread, q + 8 * 4096 another thread's.
+  // With offset 0 a load holds elements [8k, 8k + 8): q starts one. For this n the plan is 16
+  // blocks of 512 threads (the simulator plans as an H100 does), so a thread makes 4 loads, 8 *
+  // 8192 elements apart: q + 8 * 8192 is the next load of q's thread, q + 8 * 4096 another
+  // thread's.
   const std::uint64_t n = (1u << 18) - 3, q = 8 * 1000;
   const std::vector<Case> cases = {
       {"a tie inside one load", {{q + 5, x}, {q + 2, x}}, q + 2},
-      {"every lane of a load ties", {{q, x}, {q + 1, x}, {q + 2, x}, {q + 3, x}, {q + 4, x}, {q + 5, x}, {q + 6, x}, {q + 7, x}}, q},
-      {"a tie across loads", {{q + 8 * 8192 + 1, x}, {q + 3, x}, {q + 8 * 4096, x}, {q + 8 * 30000 + 7, x}}, q + 3},
+      {"every lane of a load ties",
+       {{q, x}, {q + 1, x}, {q + 2, x}, {q + 3, x}, {q + 4, x}, {q + 5, x}, {q + 6, x}, {q + 7, x}},
+       q},
+      {"a tie across loads",
+       {{q + 8 * 8192 + 1, x}, {q + 3, x}, {q + 8 * 4096, x}, {q + 8 * 30000 + 7, x}},
+       q + 3},
       {"the last lane of a load ties the first of the next", {{q + 8, x}, {q + 7, x}}, q + 7},
       {"NaN beats the extreme in its own load", {{q, x}, {q + 7, nan}}, q + 7},
       {"the first of two NaNs in one load", {{q + 6, nan}, {q + 3, nan}, {q + 1, x}}, q + 3},
-      {"the first NaN across loads", {{q + 8 * 8192 + 1, nan}, {q + 4, nan}, {q + 8 * 30000, nan}}, q + 4},
-      {"a NaN in a later load than the extreme", {{q, x}, {q + 8 * 8192 + 6, nan}}, q + 8 * 8192 + 6},
+      {"the first NaN across loads",
+       {{q + 8 * 8192 + 1, nan}, {q + 4, nan}, {q + 8 * 30000, nan}},
+       q + 4},
+      {"a NaN in a later load than the extreme",
+       {{q, x}, {q + 8 * 8192 + 6, nan}},
+       q + 8 * 8192 + 6},
       {"a NaN in an earlier load than the extreme", {{q + 8 * 8192 + 1, x}, {q + 1, nan}}, q + 1},
-      {"infinities tie", {{q + 8 * 33 + 4, inf}, {q + 8 * 33 + 2, inf}, {q + 8 * 4096, inf}}, q + 8 * 33 + 2},
+      {"infinities tie",
+       {{q + 8 * 33 + 4, inf}, {q + 8 * 33 + 2, inf}, {q + 8 * 4096, inf}},
+       q + 8 * 33 + 2},
       {"head, body and tail tie", {{n - 1, x}, {q, x}, {0, x}}, 0},
       {"the tail holds the only NaN", {{q, x}, {n - 2, nan}}, n - 2},
   };
@@ -133,7 +149,8 @@ TEST_CASE("lesson 13: 16-bit argmax and argmin keep the first tie and the first 
       for (const Case& c : cases) {
         auto host = base;
         for (const Plant& p : c.plants) store_element(t, host.data(), p.at, sign * p.value);
-        // Offset 3 moves the load boundaries: the same data then splits into head, loads and tail differently.
+        // Offset 3 moves the load boundaries: the same data then splits into head, loads and tail
+        // differently.
         for (const unsigned offset : {0u, 3u}) {
           INFO(to_string(op) << " of " << to_string(t) << ", " << c.what << ", offset " << offset);
           const test::OffsetInput in(sim(), t, host, offset);
@@ -151,7 +168,8 @@ TEST_CASE("lesson 13: 16-bit argmax and argmin treat -0 and +0 as a tie", "[sim]
     for (const ReduceOp op : {ReduceOp::argmax, ReduceOp::argmin}) {
       const double sign = op == ReduceOp::argmax ? 1.0 : -1.0;
       std::vector<std::byte> host(n * dtype_bytes(t));
-      for (std::uint64_t i = 0; i < n; ++i) store_element(t, host.data(), i, -sign);  // all below (above) zero
+      // all below (above) zero
+      for (std::uint64_t i = 0; i < n; ++i) store_element(t, host.data(), i, -sign);
       store_element(t, host.data(), q + 5, 0.0);
       store_element(t, host.data(), q + 2, -0.0);  // the first zero, whatever its sign
       store_element(t, host.data(), q + 8 * 700, 0.0);

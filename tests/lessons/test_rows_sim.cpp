@@ -15,7 +15,8 @@ TEST_CASE("lesson 14: every graded case matches the reference", "[sim][rows]") {
   test::check_graded_case(sim(), Axis::rows, *rows_kernels(Backend::sim), c);
 }
 
-TEST_CASE("lesson 14: empty rows sum to 0 and are a usage error for the rest; no rows, no outputs", "[sim][rows]") {
+TEST_CASE("lesson 14: empty rows sum to 0 and are a usage error for the rest; no rows, no outputs",
+          "[sim][rows]") {
   for (const DType t : {DType::f32, DType::i32}) {
     const std::vector<std::byte> none;
     const test::OffsetInput in(sim(), t, none, 0);
@@ -28,7 +29,8 @@ TEST_CASE("lesson 14: empty rows sum to 0 and are a usage error for the rest; no
   }
 }
 
-TEST_CASE("lesson 14: the same bits every run (the split plan's partials meet in a fixed order)", "[sim][rows]") {
+TEST_CASE("lesson 14: the same bits every run (the split plan's partials meet in a fixed order)",
+          "[sim][rows]") {
   const std::uint64_t m = 2, n = 50000;
   const auto host = matrix_input(Axis::rows, DType::f32, m, n, 5);
   const test::OffsetInput in(sim(), DType::f32, host, 0);

@@ -1,4 +1,5 @@
-// Every lesson's kernel, traced on the simulator: the trace is the kernel's own account of its tree.
+// Every lesson's kernel, traced on the simulator: the trace is the kernel's own account of its
+// tree.
 #include "tests/lessons/trace_checks.h"
 
 using namespace rl;

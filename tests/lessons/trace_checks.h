@@ -21,7 +21,8 @@ struct RecordedTrace {
   CaseResult untraced;
 };
 
-inline RecordedTrace record(Device& device, const Plan& r, std::uint64_t n, unsigned block, std::uint64_t seed) {
+inline RecordedTrace record(Device& device, const Plan& r, std::uint64_t n, unsigned block,
+                            std::uint64_t seed) {
   RunOptions o;
   o.seed = seed;
   Session session(device, o);
@@ -40,8 +41,8 @@ inline void check_trace(const RecordedTrace& t, std::uint64_t n, unsigned block)
   CHECK(tr["result"].get<float>() == static_cast<float>(t.untraced.check.got));
   CHECK(t.untraced.check.verified);
 
-  // v2 events: [launch, kind, block, thread, dst_space, dst_index, a_space, a_index, a_value, b_space,
-  // b_index, b_value, value, line] (common/trace/FORMAT.md).
+  // v2 events: [launch, kind, block, thread, dst_space, dst_index, a_space, a_index, a_value,
+  // b_space, b_index, b_value, value, line] (common/trace/FORMAT.md).
   std::vector<int> entered(n, 0);
   const auto& launches = tr["launches"];
   const auto& events = tr["events"];
@@ -56,7 +57,8 @@ inline void check_trace(const RecordedTrace& t, std::uint64_t n, unsigned block)
     CHECK(e[3].get<int>() < static_cast<int>(launch_block));
     CHECK(e[13].get<unsigned>() > 0);  // every event names the line that did it
     if (e[1] == "barrier" || e[1] == "warp_barrier") continue;
-    if (e[4] == "register") CHECK(e[5].get<std::int64_t>() < static_cast<std::int64_t>(launch_block));
+    if (e[4] == "register")
+      CHECK(e[5].get<std::int64_t>() < static_cast<std::int64_t>(launch_block));
     for (int side : {6, 9}) {
       const std::string space = e[side];
       const auto index = e[side + 1].get<std::int64_t>();
@@ -77,12 +79,13 @@ inline void check_trace(const RecordedTrace& t, std::uint64_t n, unsigned block)
   if (n > 0) CHECK(static_cast<float>(last_output) == tr["result"].get<float>());
 }
 
-// The same tree: the same events with the same values, whatever order each backend recorded them in.
-// An operand that names an earlier event is compared by that event's thread (its position differs
-// between backends); barriers are left out (only the simulator records them).
+// The same tree: the same events with the same values, whatever order each backend recorded them
+// in. An operand that names an earlier event is compared by that event's thread (its position
+// differs between backends); barriers are left out (only the simulator records them).
 inline void check_same_tree(const nlohmann::json& a, const nlohmann::json& b) {
   using Operand = std::tuple<std::string, std::int64_t, float>;
-  using Key = std::tuple<std::size_t, std::string, unsigned, int, std::string, std::int64_t, Operand, Operand, float>;
+  using Key = std::tuple<std::size_t, std::string, unsigned, int, std::string, std::int64_t,
+                         Operand, Operand, float>;
   auto keys = [](const nlohmann::json& t) {
     const auto& events = t["events"];
     const auto operand = [&](const nlohmann::json& e, int side) {
@@ -93,7 +96,8 @@ inline void check_same_tree(const nlohmann::json& a, const nlohmann::json& b) {
     std::vector<Key> k;
     for (const auto& e : events) {
       if (e[1] == "barrier" || e[1] == "warp_barrier") continue;
-      k.emplace_back(e[0], e[1], e[2], e[3], e[4], e[5], operand(e, 6), operand(e, 9), e[12].get<float>());
+      k.emplace_back(e[0], e[1], e[2], e[3], e[4], e[5], operand(e, 6), operand(e, 9),
+                     e[12].get<float>());
     }
     std::sort(k.begin(), k.end());
     return k;

@@ -26,11 +26,13 @@ struct Sum {
   double tolerance = 0.0;  // of this total against the exact sum
 };
 
-// Sums values [0, n) of the stream on `group`; checks that every GPU of the group holds the same bits.
+// Sums values [0, n) of the stream on `group`; checks that every GPU of the group holds the same
+// bits.
 Sum sum_on(MultiGpuSum& group, std::uint64_t n, Distribution d, const Reference& ref) {
   group.prepare(n, 77, d, 1024);
   const auto totals = group.run();
-  for (float t : totals) CHECK(std::bit_cast<std::uint32_t>(t) == std::bit_cast<std::uint32_t>(totals.front()));
+  for (float t : totals)
+    CHECK(std::bit_cast<std::uint32_t>(t) == std::bit_cast<std::uint32_t>(totals.front()));
   return {totals.front(), tolerance(ref, group.depth())};
 }
 
@@ -40,14 +42,17 @@ TEST_CASE("K GPUs agree with the CPU reference and with one GPU", "[nccl]") {
   MultiGpuSum one(1);
   for (unsigned k = 2; k <= gpus(); ++k) {
     MultiGpuSum group(k);
-    for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{k - 1}, std::uint64_t{k + 1},
-                            std::uint64_t{1000003}, (std::uint64_t{1} << 24) + 5}) {
+    for (std::uint64_t n :
+         {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{k - 1}, std::uint64_t{k + 1},
+          std::uint64_t{1000003}, (std::uint64_t{1} << 24) + 5}) {
       const Reference ref = reference_of_stream(77, Distribution::uniform, 0, n);
       const Sum multi = sum_on(group, n, Distribution::uniform, ref);
       const Sum single = sum_on(one, n, Distribution::uniform, ref);
-      INFO("k=" << k << " n=" << n << " multi=" << multi.total << " single=" << single.total << " reference=" << ref.sum);
+      INFO("k=" << k << " n=" << n << " multi=" << multi.total << " single=" << single.total
+                << " reference=" << ref.sum);
       CHECK(std::abs(multi.total - ref.sum) <= multi.tolerance);
-      // Both are within their bounds of the exact sum, so within the sum of the bounds of each other.
+      // Both are within their bounds of the exact sum, so within the sum of the bounds of each
+      // other.
       CHECK(std::abs(double{multi.total} - single.total) <= multi.tolerance + single.tolerance);
       if (n == 0) CHECK(multi.total == 0.0f);
     }
@@ -96,9 +101,10 @@ TEST_CASE("a lost block or GPU share cannot hide in the split: exact spikes", "[
 }
 
 TEST_CASE("a GPU whose local reduction drops a block fails the exact spikes", "[nccl][large]") {
-  // The same sizes with lesson 11's dropped-block plan on every GPU (tests/lessons/dropped_block.h):
-  // each GPU's last block's share is lost, so the total is short by whole spikes on every GPU's part,
-  // while the collective adds what it is given. The check above must see it.
+  // The same sizes with lesson 11's dropped-block plan on every GPU
+  // (tests/lessons/dropped_block.h): each GPU's last block's share is lost, so the total is short
+  // by whole spikes on every GPU's part, while the collective adds what it is given. The check
+  // above must see it.
   const Plan dropped = test::dropped_block_plan<Backend::gpu>(11);
   for (const std::uint64_t n : {(std::uint64_t{1} << 28) + 5, (std::uint64_t{1} << 31) + 17}) {
     const Reference ref = reference_of_stream(77, Distribution::spikes, 0, n);
@@ -107,20 +113,22 @@ TEST_CASE("a GPU whose local reduction drops a block fails the exact spikes", "[
     INFO("n=" << n << " total=" << multi.total << " reference=" << ref.sum);
     CHECK(multi.tolerance == 0.0);
     CHECK(double{multi.total} < ref.sum);
-    WARN(gpus() << " GPUs, each dropping one block, n=" << n << ": total " << multi.total << ", exactly "
-                << ref.sum << ", short by " << ref.sum - multi.total);
+    WARN(gpus() << " GPUs, each dropping one block, n=" << n << ": total " << multi.total
+                << ", exactly " << ref.sum << ", short by " << ref.sum - multi.total);
   }
 }
 
 TEST_CASE("one process per GPU gives a verified total", "[nccl][processes]") {
-  const std::string command = std::string(RL_LESSON17_EXE) + " --processes --n 1000003 --check-only";
+  const std::string command =
+      std::string(RL_LESSON17_EXE) + " --processes --n 1000003 --check-only";
   CHECK(std::system(command.c_str()) == 0);
 }
 
 int main(int argc, char** argv) {
   std::string why;
   const unsigned count = visible_gpus(&why);
-  if (count < 2) {  // a collective of one GPU tests nothing of the collective: skipped, never passed
+  // a collective of one GPU tests nothing of the collective: skipped, never passed
+  if (count < 2) {
     std::cout << "skipped: lesson 17's tests need two or more GPUs; "
               << (count == 0 ? why : std::string("only one is visible")) << '\n';
     return 77;

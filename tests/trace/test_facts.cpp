@@ -12,7 +12,9 @@ using nlohmann::json;
 using test::Pattern;
 
 namespace {
-TraceFacts facts_of(Pattern p, int n, int block) { return compute_facts(parse_trace(test::synthetic_trace(p, n, block), "s.json")); }
+TraceFacts facts_of(Pattern p, int n, int block) {
+  return compute_facts(parse_trace(test::synthetic_trace(p, n, block), "s.json"));
+}
 }  // namespace
 
 TEST_CASE("bank of a 4-byte word is its index modulo 32", "[facts]") {
@@ -50,7 +52,7 @@ TEST_CASE("facts of the hand-written 8-element sequential trace", "[facts]") {
       ++store_reads;
     }
   }
-  REQUIRE(store_reads == 2);  // the store's read of shared[0] in each block
+  REQUIRE(store_reads == 2);                  // the store's read of shared[0] in each block
   REQUIRE(l2->shared_accesses == 2 * 3 + 2);  // each combine's dst, a and b, and the two stores' a
   const LevelFacts* l3 = f.find(1, 3);
   REQUIRE(l3 != nullptr);
@@ -63,7 +65,8 @@ TEST_CASE("facts of the hand-written 8-element sequential trace", "[facts]") {
   REQUIRE(f.launches[1].active_thread_levels == 2 + 1);
 }
 
-TEST_CASE("interleaved (strided index) conflicts on banks, sequential addressing does not", "[facts]") {
+TEST_CASE("interleaved (strided index) conflicts on banks, sequential addressing does not",
+          "[facts]") {
   const TraceFacts strided = facts_of(Pattern::interleaved_strided, 256, 256);
   const TraceFacts seq = facts_of(Pattern::sequential, 256, 256);
   REQUIRE(seq.total.worst_bank_conflict == 1);
@@ -91,7 +94,8 @@ TEST_CASE("interleaved (strided index) conflicts on banks, sequential addressing
   REQUIRE(strided.find(0, 2)->worst_bank_conflict == 4);
 }
 
-TEST_CASE("the divergent interleaved pattern has more divergent warps than sequential addressing", "[facts]") {
+TEST_CASE("the divergent interleaved pattern has more divergent warps than sequential addressing",
+          "[facts]") {
   const TraceFacts div = facts_of(Pattern::interleaved_divergent, 256, 256);
   const TraceFacts seq = facts_of(Pattern::sequential, 256, 256);
   const TraceFacts strided = facts_of(Pattern::interleaved_strided, 256, 256);
@@ -138,7 +142,8 @@ TEST_CASE("a shuffle's b read from memory comes from the lane that held that loc
       {0, "barrier", 0, -1, "", -1, "", -1, 0, "", -1, 0, 0, 11},
       {0, "shuffle", 0, 16, "register", 16, "shared", 16, 2, "const", -1, 0, 2, 12},
       {0, "shuffle", 0, 0, "register", 0, "shared", 0, 1, "shared", 16, 2, 3, 12},  // from lane 16
-      {0, "shuffle", 0, 1, "register", 1, "input", 2, 3, "input", 3, 4, 7, 12},     // nobody held input[3]
+      // nobody held input[3]
+      {0, "shuffle", 0, 1, "register", 1, "input", 2, 3, "input", 3, 4, 7, 12},
   });
   const TraceFacts f = compute_facts(parse_trace(doc.dump(), "mem.json"));
   const LevelFacts* l = f.find(0, 1);

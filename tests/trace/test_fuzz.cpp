@@ -46,7 +46,8 @@ void check_valid(const Trace& t) {
     if (!is_barrier(e.kind)) {
       REQUIRE(e.dst.index >= 0);
       if (e.dst.space.kind == SpaceKind::reg) REQUIRE(e.dst.index < l.block);
-      if (e.dst.space.kind == SpaceKind::buffer && e.dst.space.buffer == t.input_buffer()) REQUIRE(e.dst.index < t.n);
+      if (e.dst.space.kind == SpaceKind::buffer && e.dst.space.buffer == t.input_buffer())
+        REQUIRE(e.dst.index < t.n);
     }
     REQUIRE(e.a.present() == !is_barrier(e.kind));
     REQUIRE(e.b.present() == adds(e.kind));
@@ -55,7 +56,9 @@ void check_valid(const Trace& t) {
       REQUIRE(loc.space.kind != SpaceKind::reg);
       switch (loc.space.kind) {
         case SpaceKind::none:
-        case SpaceKind::constant: REQUIRE(loc.index == -1); break;
+        case SpaceKind::constant:
+          REQUIRE(loc.index == -1);
+          break;
         case SpaceKind::event: {
           REQUIRE((loc.index >= 0 && loc.index < static_cast<std::int64_t>(i)));
           const Event& src = t.events[static_cast<std::size_t>(loc.index)];
@@ -63,13 +66,16 @@ void check_valid(const Trace& t) {
           REQUIRE((src.launch == e.launch && src.block == e.block));
           break;
         }
-        case SpaceKind::shared: REQUIRE(loc.index >= 0); break;
+        case SpaceKind::shared:
+          REQUIRE(loc.index >= 0);
+          break;
         case SpaceKind::buffer:
           REQUIRE(loc.index >= 0);
           REQUIRE((loc.space.buffer >= 0 && loc.space.buffer < static_cast<int>(t.buffers.size())));
           if (loc.space.buffer == t.input_buffer()) REQUIRE(loc.index < t.n);
           break;
-        case SpaceKind::reg: break;
+        case SpaceKind::reg:
+          break;
       }
     }
   }
@@ -91,7 +97,8 @@ void check_dag(const Trace& t) {
       REQUIRE(dag.nodes[static_cast<std::size_t>(p)].level <= n.level);
     }
   }
-  if (t.events.size() + t.input.size() > 0) REQUIRE((dag.final_node >= 0 && dag.final_node < static_cast<int>(dag.nodes.size())));
+  if (t.events.size() + t.input.size() > 0)
+    REQUIRE((dag.final_node >= 0 && dag.final_node < static_cast<int>(dag.nodes.size())));
 }
 
 // Parses `text`; a success must pass the oracle, give a self-consistent DAG and let the facts and
@@ -121,16 +128,19 @@ std::vector<std::pair<std::size_t, std::size_t>> number_spans(const std::string&
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') {
       in_string = true;
     } else if (c == '-' || (c >= '0' && c <= '9')) {
       std::size_t j = i + 1;
-      while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.' || text[j] == 'e' ||
-                                 text[j] == 'E' || text[j] == '+' || text[j] == '-')) {
+      while (j < text.size() &&
+             (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.' ||
+              text[j] == 'e' || text[j] == 'E' || text[j] == '+' || text[j] == '-')) {
         ++j;
       }
       out.emplace_back(i, j);
@@ -140,10 +150,27 @@ std::vector<std::pair<std::size_t, std::size_t>> number_spans(const std::string&
   return out;
 }
 
-const char* const kHostile[] = {
-    "1e999",  "-1",     "-2147483649", "2147483648", "18446744073709551616", "9223372036854775807", "-9223372036854775808",
-    "\"NaN\"", "null",  "0.5",         "[]",         "{}",                   "1e308",               "-0",
-    "true",   "\"\"",   "0",   "1000000000",  "[[[[[[[[[[]]]]]]]]]]",               "4294967295", "\"1\""};
+const char* const kHostile[] = {"1e999",
+                                "-1",
+                                "-2147483649",
+                                "2147483648",
+                                "18446744073709551616",
+                                "9223372036854775807",
+                                "-9223372036854775808",
+                                "\"NaN\"",
+                                "null",
+                                "0.5",
+                                "[]",
+                                "{}",
+                                "1e308",
+                                "-0",
+                                "true",
+                                "\"\"",
+                                "0",
+                                "1000000000",
+                                "[[[[[[[[[[]]]]]]]]]]",
+                                "4294967295",
+                                "\"1\""};
 
 }  // namespace
 
@@ -153,14 +180,15 @@ TEST_CASE("truncating a small trace at every byte offset never crashes", "[fuzz]
   accepted = refused = 0;
   for (std::size_t cut = 0; cut < text.size(); ++cut) check_outcome(text.substr(0, cut));
   check_outcome(text);
-  REQUIRE(refused >= static_cast<int>(text.size()) - 2);  // only the whole file (or its trailing newline gone) loads
+  // only the whole file (or its trailing newline gone) loads
+  REQUIRE(refused >= static_cast<int>(text.size()) - 2);
 }
 
 TEST_CASE("replacing each number with hostile values never crashes", "[fuzz]") {
   // The hand-written traces, and a synthetic one whose operands are events (register values).
   for (const std::string& text : {test::read_text(test::data_path("interleaved8.json")),
-                                 test::read_text(test::data_path("seq8_two_launches.json")),
-                                 test::synthetic_trace(test::Pattern::warp_shuffle, 8, 8)}) {
+                                  test::read_text(test::data_path("seq8_two_launches.json")),
+                                  test::synthetic_trace(test::Pattern::warp_shuffle, 8, 8)}) {
     const auto spans = number_spans(text);
     REQUIRE(spans.size() > 50);
     for (const auto& [b, e] : spans) {
@@ -182,10 +210,19 @@ TEST_CASE("flipping random bytes never crashes", "[fuzz]") {
       for (int j = 0; j < k; ++j) {
         const std::size_t p = pos(rng);
         switch (byte(rng) % 4) {
-          case 0: m[p] = static_cast<char>(byte(rng)); break;                        // any byte
-          case 1: m[p] = "[]{}\",:0-9e."[static_cast<std::size_t>(byte(rng)) % 13]; break;  // structure
-          case 2: m.erase(p, std::min<std::size_t>(m.size() - p, static_cast<std::size_t>(count(rng)))); break;
-          default: m.insert(p, m.substr(pos(rng) % m.size(), static_cast<std::size_t>(count(rng)) * 4)); break;
+          case 0:
+            m[p] = static_cast<char>(byte(rng));
+            break;  // any byte
+          // structure
+          case 1:
+            m[p] = "[]{}\",:0-9e."[static_cast<std::size_t>(byte(rng)) % 13];
+            break;
+          case 2:
+            m.erase(p, std::min<std::size_t>(m.size() - p, static_cast<std::size_t>(count(rng))));
+            break;
+          default:
+            m.insert(p, m.substr(pos(rng) % m.size(), static_cast<std::size_t>(count(rng)) * 4));
+            break;
         }
         if (m.empty()) break;
         pos = std::uniform_int_distribution<std::size_t>(0, m.size() - 1);
@@ -198,8 +235,9 @@ TEST_CASE("flipping random bytes never crashes", "[fuzz]") {
 
 TEST_CASE("deleting any field or replacing any value with another type never crashes", "[fuzz]") {
   const json doc = json::parse(test::read_text(test::data_path("seq8_two_launches.json")));
-  const json replacements[] = {nullptr, "x", -1, 1e300, json::array(), json::object(), true, 0.25,
-                               std::numeric_limits<std::int64_t>::min()};
+  const json replacements[] = {nullptr, "x",           -1,
+                               1e300,   json::array(), json::object(),
+                               true,    0.25,          std::numeric_limits<std::int64_t>::min()};
   for (const auto& [key, value] : doc.items()) {
     json d = doc;
     d.erase(key);
@@ -239,11 +277,13 @@ TEST_CASE("deleting any field or replacing any value with another type never cra
 TEST_CASE("deep nesting and absurd claims are refused", "[fuzz]") {
   const std::string text = test::read_text(test::data_path("interleaved8.json"));
   for (int depth : {10, 31, 33, 1000, 1000000}) {
-    check_outcome(std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']'));
+    check_outcome(std::string(static_cast<std::size_t>(depth), '[') +
+                  std::string(static_cast<std::size_t>(depth), ']'));
     check_outcome(std::string(static_cast<std::size_t>(depth), '{'));
     // A deep value inside an otherwise valid trace.
     const std::size_t at = text.find("\"variant\": \"\"");
-    check_outcome(text.substr(0, at) + "\"variant\": " + std::string(static_cast<std::size_t>(depth), '[') +
+    check_outcome(text.substr(0, at) +
+                  "\"variant\": " + std::string(static_cast<std::size_t>(depth), '[') +
                   std::string(static_cast<std::size_t>(depth), ']') + text.substr(at + 13));
   }
   json doc = json::parse(text);
@@ -265,17 +305,20 @@ TEST_CASE("the regression corpus: inputs that once found bugs", "[fuzz]") {
   REQUIRE(files > 0);
 }
 
-TEST_CASE("operands that point forward, at barriers, out of range or at other blocks never crash", "[fuzz]") {
+TEST_CASE("operands that point forward, at barriers, out of range or at other blocks never crash",
+          "[fuzz]") {
   const json doc = json::parse(test::read_text(test::data_path("seq8_two_launches.json")));
   const auto count = static_cast<std::int64_t>(doc["events"].size());
-  const json spaces[] = {"", "const", "event", "shared", "input", "scratch", "output", "register", "nowhere", nullptr, 3};
+  const json spaces[] = {"",       "const",    "event",   "shared", "input", "scratch",
+                         "output", "register", "nowhere", nullptr,  3};
   accepted = refused = 0;
   for (std::size_t ev = 0; ev < doc["events"].size(); ++ev) {
     for (std::size_t side : {6u, 9u}) {
       for (const auto& space : spaces) {
-        for (std::int64_t index : {std::int64_t{-2}, std::int64_t{-1}, std::int64_t{0}, std::int64_t{3}, std::int64_t{8},
-                                   static_cast<std::int64_t>(ev) - 1, static_cast<std::int64_t>(ev),
-                                   static_cast<std::int64_t>(ev) + 1, count, count + 5, std::int64_t{1} << 41}) {
+        for (std::int64_t index :
+             {std::int64_t{-2}, std::int64_t{-1}, std::int64_t{0}, std::int64_t{3}, std::int64_t{8},
+              static_cast<std::int64_t>(ev) - 1, static_cast<std::int64_t>(ev),
+              static_cast<std::int64_t>(ev) + 1, count, count + 5, std::int64_t{1} << 41}) {
           json d = doc;
           d["events"][ev][side] = space;
           d["events"][ev][side + 1] = index;
@@ -290,11 +333,13 @@ TEST_CASE("operands that point forward, at barriers, out of range or at other bl
 
 TEST_CASE("random mutations of valid v2 traces never crash", "[fuzz]") {
   std::mt19937 rng(20250214);
-  const std::vector<json> docs = {json::parse(test::read_text(test::data_path("seq8_two_launches.json"))),
-                                  json::parse(test::read_text(test::data_path("interleaved8.json"))),
-                                  json::parse(test::synthetic_trace(test::Pattern::warp_shuffle, 40, 64)),
-                                  json::parse(test::synthetic_trace(test::Pattern::interleaved_strided, 64, 32))};
-  const char* kinds[] = {"load", "store", "combine", "shuffle", "atomic", "barrier", "warp_barrier", "step"};
+  const std::vector<json> docs = {
+      json::parse(test::read_text(test::data_path("seq8_two_launches.json"))),
+      json::parse(test::read_text(test::data_path("interleaved8.json"))),
+      json::parse(test::synthetic_trace(test::Pattern::warp_shuffle, 40, 64)),
+      json::parse(test::synthetic_trace(test::Pattern::interleaved_strided, 64, 32))};
+  const char* kinds[] = {"load",   "store",   "combine",      "shuffle",
+                         "atomic", "barrier", "warp_barrier", "step"};
   const char* spaces[] = {"", "const", "event", "shared", "register", "input", "scratch", "output"};
   auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
   accepted = refused = 0;
@@ -306,15 +351,36 @@ TEST_CASE("random mutations of valid v2 traces never crash", "[fuzz]") {
     for (int k = 0; k < edits; ++k) {
       json& e = events[static_cast<std::size_t>(pick(n))];
       switch (pick(9)) {
-        case 0: e[1] = kinds[pick(8)]; break;
-        case 1: e[3] = pick(3) == 0 ? -1 : pick(70); break;
-        case 2: e[static_cast<std::size_t>(6 + 3 * pick(2))] = spaces[pick(8)]; break;
-        case 3: e[static_cast<std::size_t>(7 + 3 * pick(2))] = pick(n + 4) - 2; break;
-        case 4: e[static_cast<std::size_t>(8 + 3 * pick(3))] = nullptr; break;  // a_value, b_value or value
-        case 5: e[4] = spaces[pick(8)]; e[5] = pick(3) == 0 ? 0xffffffffLL : pick(70) - 1; break;
-        case 6: e.erase(static_cast<std::size_t>(pick(static_cast<int>(e.size())))); break;
-        case 7: e.push_back(pick(2) ? json(0) : json(nullptr)); break;
-        default: std::swap(events[static_cast<std::size_t>(pick(n))], events[static_cast<std::size_t>(pick(n))]); break;
+        case 0:
+          e[1] = kinds[pick(8)];
+          break;
+        case 1:
+          e[3] = pick(3) == 0 ? -1 : pick(70);
+          break;
+        case 2:
+          e[static_cast<std::size_t>(6 + 3 * pick(2))] = spaces[pick(8)];
+          break;
+        case 3:
+          e[static_cast<std::size_t>(7 + 3 * pick(2))] = pick(n + 4) - 2;
+          break;
+        // a_value, b_value or value
+        case 4:
+          e[static_cast<std::size_t>(8 + 3 * pick(3))] = nullptr;
+          break;
+        case 5:
+          e[4] = spaces[pick(8)];
+          e[5] = pick(3) == 0 ? 0xffffffffLL : pick(70) - 1;
+          break;
+        case 6:
+          e.erase(static_cast<std::size_t>(pick(static_cast<int>(e.size()))));
+          break;
+        case 7:
+          e.push_back(pick(2) ? json(0) : json(nullptr));
+          break;
+        default:
+          std::swap(events[static_cast<std::size_t>(pick(n))],
+                    events[static_cast<std::size_t>(pick(n))]);
+          break;
       }
     }
     if (pick(10) == 0) d["barriers"] = !d["barriers"].get<bool>();
@@ -324,7 +390,8 @@ TEST_CASE("random mutations of valid v2 traces never crash", "[fuzz]") {
   REQUIRE(refused > 0);
 }
 
-TEST_CASE("null values, wrong field counts and version 1 files are refused or loaded, never crash", "[fuzz]") {
+TEST_CASE("null values, wrong field counts and version 1 files are refused or loaded, never crash",
+          "[fuzz]") {
   const json doc = json::parse(test::read_text(test::data_path("interleaved8.json")));
   // Every value of every event null: a valid trace (NaN values, unexplained reads).
   json nulls = doc;

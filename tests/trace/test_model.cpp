@@ -71,7 +71,8 @@ TEST_CASE("8-element sequential tree over two launches rebuilds into one DAG", "
   const Dag& dag = t.dag;
   check_well_formed(t);
   REQUIRE(dag.leaf_count == 8);
-  // 8 leaves; launch 0: 8 loads + 4 + 2 combines + 2 stores; launch 1: 2 loads + 1 combine + 1 store.
+  // 8 leaves; launch 0: 8 loads + 4 + 2 combines + 2 stores; launch 1: 2 loads + 1 combine + 1
+  // store.
   REQUIRE(dag.nodes.size() == 8 + 16 + 4);
   for (int i = 0; i < 8; ++i) {
     REQUIRE(dag.nodes[static_cast<std::size_t>(i)].is_leaf());
@@ -108,7 +109,8 @@ TEST_CASE("8-element sequential tree over two launches rebuilds into one DAG", "
   }
 }
 
-TEST_CASE("levels of the 8-element sequential tree: combines 1, 2, 3 and the final store at 3", "[model][level]") {
+TEST_CASE("levels of the 8-element sequential tree: combines 1, 2, 3 and the final store at 3",
+          "[model][level]") {
   const Trace t = load_trace(test::data_path("seq8_two_launches.json"));
   std::vector<int> combine_levels;
   for (std::size_t i = 0; i < t.events.size(); ++i) {
@@ -161,7 +163,8 @@ TEST_CASE("interleaved 8-element tree: every combine has its two operands as par
   REQUIRE(leaves_under(dag, dag.final_node).size() == 8);
 }
 
-TEST_CASE("a grid-stride register sum from a const 0 keeps level 0 for its first add", "[model][level]") {
+TEST_CASE("a grid-stride register sum from a const 0 keeps level 0 for its first add",
+          "[model][level]") {
   const Trace t = inline_trace(json::array({
       {0, "combine", 0, 0, "register", 0, "const", -1, 0, "input", 0, 1, 1, 10},  // sum = 0 + in[0]
       {0, "combine", 0, 0, "register", 0, "event", 0, 1, "input", 4, 5, 6, 10},   // sum += in[4]
@@ -181,7 +184,8 @@ TEST_CASE("a grid-stride register sum from a const 0 keeps level 0 for its first
   REQUIRE(t.dag.unexplained.empty());
 }
 
-TEST_CASE("an event operand names that event's version even after its register was written again", "[model]") {
+TEST_CASE("an event operand names that event's version even after its register was written again",
+          "[model]") {
   // Butterfly: lanes 0 and 1 exchange; lane 1's shuffle reads lane 0's value from before lane 0's
   // own shuffle (recorded first) replaced it.
   const Trace t = inline_trace(json::array({
@@ -203,9 +207,12 @@ TEST_CASE("a memory operand names the location's last version before the event",
   const Trace t = inline_trace(json::array({
       {0, "load", 0, 0, "shared", 0, "input", 0, 1, "", -1, 0, 1, 10},
       {0, "load", 0, 1, "shared", 1, "input", 1, 2, "", -1, 0, 2, 10},
-      {0, "store", 0, 1, "shared", 1, "input", 2, 3, "", -1, 0, 3, 11},                  // shared[1] again
-      {0, "combine", 0, 0, "shared", 0, "shared", 0, 1, "shared", 1, 3, 4, 12},            // reads the 3
-      {0, "load", 0, 1, "shared", 1, "input", 3, 4, "", -1, 0, 4, 13},                  // too late to be read
+      // shared[1] again
+      {0, "store", 0, 1, "shared", 1, "input", 2, 3, "", -1, 0, 3, 11},
+      // reads the 3
+      {0, "combine", 0, 0, "shared", 0, "shared", 0, 1, "shared", 1, 3, 4, 12},
+      // too late to be read
+      {0, "load", 0, 1, "shared", 1, "input", 3, 4, "", -1, 0, 4, 13},
   }));
   check_well_formed(t);
   const DagNode& c = node_of(t, 3);
@@ -214,7 +221,8 @@ TEST_CASE("a memory operand names the location's last version before the event",
   REQUIRE(c.level == 1);
 }
 
-TEST_CASE("reads the trace does not explain are marked, but NaN reads of NaN versions are not", "[model][unexplained]") {
+TEST_CASE("reads the trace does not explain are marked, but NaN reads of NaN versions are not",
+          "[model][unexplained]") {
   const double nan = std::nan("");
   const Trace t = inline_trace(json::array({
       {0, "load", 0, 0, "shared", 0, "input", 0, 1, "", -1, 0, 1, 10},
@@ -253,8 +261,10 @@ TEST_CASE("reads the trace does not explain are marked, but NaN reads of NaN ver
 
 TEST_CASE("synthetic traces rebuild into DAGs whose final node covers every leaf", "[model]") {
   using test::Pattern;
-  for (Pattern p : {Pattern::sequential, Pattern::interleaved_divergent, Pattern::interleaved_strided, Pattern::warp_shuffle}) {
-    for (auto [n, block] : {std::pair{1024, 256}, std::pair{1000, 64}, std::pair{32, 32}, std::pair{5000, 4}}) {
+  for (Pattern p : {Pattern::sequential, Pattern::interleaved_divergent,
+                    Pattern::interleaved_strided, Pattern::warp_shuffle}) {
+    for (auto [n, block] :
+         {std::pair{1024, 256}, std::pair{1000, 64}, std::pair{32, 32}, std::pair{5000, 4}}) {
       INFO(test::slug_of(p) << " n=" << n << " block=" << block);
       const Trace t = parse_trace(test::synthetic_trace(p, n, block), "synthetic.json");
       check_well_formed(t);
@@ -264,12 +274,14 @@ TEST_CASE("synthetic traces rebuild into DAGs whose final node covers every leaf
       REQUIRE(leaves_under(t.dag, t.dag.final_node).size() == static_cast<std::size_t>(n));
     }
   }
-  // A full tree of 1024 leaves in 256-thread blocks: 8 levels in the first launch, 2 more in the second.
+  // A full tree of 1024 leaves in 256-thread blocks: 8 levels in the first launch, 2 more in the
+  // second.
   const Trace s = parse_trace(test::synthetic_trace(Pattern::sequential, 1024, 256), "s.json");
   REQUIRE(s.dag.nodes[static_cast<std::size_t>(s.dag.final_node)].level == 10);
 }
 
-TEST_CASE("recorded lesson traces in assets/ (once re-recorded as version 2) rebuild", "[model][assets]") {
+TEST_CASE("recorded lesson traces in assets/ (once re-recorded as version 2) rebuild",
+          "[model][assets]") {
   // Until the kernels emit version 2, assets/traces holds version 1 files, which the loader refuses
   // with its one line; this checks whichever files are version 2 already.
   for (const char* name : {"03_sequential_addressing.sim.json", "08_warp_shuffle.sim.json",

@@ -15,6 +15,8 @@ inline std::string read_text(const std::string& path) {
   return s.str();
 }
 
-inline std::string data_path(const std::string& name) { return std::string(RL_TRACE_TEST_DATA) + "/" + name; }
+inline std::string data_path(const std::string& name) {
+  return std::string(RL_TRACE_TEST_DATA) + "/" + name;
+}
 
 }  // namespace rl::test

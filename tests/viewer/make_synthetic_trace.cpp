@@ -16,9 +16,12 @@ int main(int argc, char** argv) {
   }
   const std::string p = argv[1];
   Pattern pattern = Pattern::sequential;
-  if (p == "interleaved_divergent") pattern = Pattern::interleaved_divergent;
-  else if (p == "interleaved_strided") pattern = Pattern::interleaved_strided;
-  else if (p == "warp_shuffle") pattern = Pattern::warp_shuffle;
+  if (p == "interleaved_divergent")
+    pattern = Pattern::interleaved_divergent;
+  else if (p == "interleaved_strided")
+    pattern = Pattern::interleaved_strided;
+  else if (p == "warp_shuffle")
+    pattern = Pattern::warp_shuffle;
   else if (p != "sequential") {
     std::fprintf(stderr, "error: unknown pattern %s\n", p.c_str());
     return 2;

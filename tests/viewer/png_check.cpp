@@ -1,7 +1,8 @@
 // png_check FILE W H              : the PNG is W x H, has more than one colour, and no colour
 //                                   covers more than 97% of it (not blank)
-// png_check --differ A B X Y W H   : the region (X, Y, W, H) differs between two PNGs
-// png_check --color FILE R G B MIN [MAX] : MIN to MAX pixels are exactly (R, G, B) (a mark's colour drawn, or not)
+// png_check --differ A B X Y W H   : the region (X, Y, W, H) differs between two PNGs png_check
+// --color FILE R G B MIN [MAX] : MIN to MAX pixels are exactly (R, G, B) (a mark's colour drawn, or
+// not)
 #include <stb_image.h>
 
 #include <cstdio>
@@ -22,7 +23,9 @@ struct Image {
   Image(const Image&) = delete;
   Image& operator=(const Image&) = delete;
   unsigned rgb(int x, int y) const {
-    const unsigned char* p = px + (static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)) * 3;
+    const unsigned char* p = px + (static_cast<std::size_t>(y) * static_cast<std::size_t>(w) +
+                                   static_cast<std::size_t>(x)) *
+                                      3;
     return static_cast<unsigned>(p[0]) << 16 | static_cast<unsigned>(p[1]) << 8 | p[2];
   }
 };
@@ -48,7 +51,8 @@ int main(int argc, char** argv) {
     long most = 0;
     for (const auto& [c, n] : counts) most = n > most ? n : most;
     const double share = static_cast<double>(most) / (static_cast<double>(w) * h);
-    std::printf("%s: %dx%d, %zu colours, the commonest covers %.1f%%\n", argv[1], w, h, counts.size(), 100 * share);
+    std::printf("%s: %dx%d, %zu colours, the commonest covers %.1f%%\n", argv[1], w, h,
+                counts.size(), 100 * share);
     if (counts.size() < 2 || share > 0.97) {
       std::printf("FAIL: blank image\n");
       return 1;
@@ -61,7 +65,8 @@ int main(int argc, char** argv) {
       std::printf("FAIL: unreadable or different sizes\n");
       return 1;
     }
-    const int x0 = std::atoi(argv[4]), y0 = std::atoi(argv[5]), rw = std::atoi(argv[6]), rh = std::atoi(argv[7]);
+    const int x0 = std::atoi(argv[4]), y0 = std::atoi(argv[5]), rw = std::atoi(argv[6]),
+              rh = std::atoi(argv[7]);
     long differ = 0;
     for (int y = y0; y < y0 + rh && y < a.h; ++y) {
       for (int x = x0; x < x0 + rw && x < a.w; ++x) differ += a.rgb(x, y) != b.rgb(x, y);
@@ -75,17 +80,20 @@ int main(int argc, char** argv) {
       std::printf("FAIL: cannot read %s as an image\n", argv[2]);
       return 1;
     }
-    const unsigned want = static_cast<unsigned>(std::atoi(argv[3])) << 16 | static_cast<unsigned>(std::atoi(argv[4])) << 8 |
+    const unsigned want = static_cast<unsigned>(std::atoi(argv[3])) << 16 |
+                          static_cast<unsigned>(std::atoi(argv[4])) << 8 |
                           static_cast<unsigned>(std::atoi(argv[5]));
     long count = 0;
     for (int y = 0; y < img.h; ++y) {
       for (int x = 0; x < img.w; ++x) count += img.rgb(x, y) == want;
     }
     const long min = std::atol(argv[6]), max = argc == 8 ? std::atol(argv[7]) : -1;
-    std::printf("%ld pixels of (%s, %s, %s) in %s (%ld to %s wanted)\n", count, argv[3], argv[4], argv[5], argv[2], min,
-                argc == 8 ? argv[7] : "any");
+    std::printf("%ld pixels of (%s, %s, %s) in %s (%ld to %s wanted)\n", count, argv[3], argv[4],
+                argv[5], argv[2], min, argc == 8 ? argv[7] : "any");
     return count >= min && (max < 0 || count <= max) ? 0 : 1;
   }
-  std::fprintf(stderr, "usage: png_check FILE W H | png_check --differ A B X Y W H | png_check --color FILE R G B MIN [MAX]\n");
+  std::fprintf(stderr,
+               "usage: png_check FILE W H | png_check --differ A B X Y W H | png_check --color "
+               "FILE R G B MIN [MAX]\n");
   return 2;
 }

@@ -7,7 +7,9 @@
 using namespace rl;
 using namespace rl::viewer;
 
-TEST_CASE("the missing barrier against the solution: same input, a first difference with both values", "[compare]") {
+TEST_CASE(
+    "the missing barrier against the solution: same input, a first difference with both values",
+    "[compare]") {
   const Trace bad = test::asset("broken/03_missing_barrier.sim.json");
   const Trace good = test::asset("03_sequential_addressing.sim.json");
   REQUIRE(bad.result == Approx(-0.58994).epsilon(1e-4));
@@ -33,7 +35,8 @@ TEST_CASE("the missing barrier against the solution: same input, a first differe
   REQUIRE(r.first.event[1] == c.first.event[0]);
 }
 
-TEST_CASE("a trace against itself has no difference; another lesson on the same input has one", "[compare]") {
+TEST_CASE("a trace against itself has no difference; another lesson on the same input has one",
+          "[compare]") {
   const Trace t = test::asset("03_sequential_addressing.sim.json");
   const TraceComparison same = compare_traces(t, t);
   REQUIRE(same.same_input);
@@ -44,7 +47,8 @@ TEST_CASE("a trace against itself has no difference; another lesson on the same 
 }
 
 TEST_CASE("traces of different inputs are said to be so, and not compared further", "[compare]") {
-  const TraceComparison c = compare_traces(test::asset("03_sequential_addressing.sim.json"), test::asset("03_sequential_addressing.b256.sim.json"));
+  const TraceComparison c = compare_traces(test::asset("03_sequential_addressing.sim.json"),
+                                           test::asset("03_sequential_addressing.b256.sim.json"));
   REQUIRE(!c.same_input);
   REQUIRE(c.input_differences == "n 64 and 512, block 32 and 256");
   REQUIRE(!c.first.found);

@@ -12,7 +12,8 @@ using namespace rl;
 using namespace rl::viewer;
 using nlohmann::json;
 
-TEST_CASE("lesson 03, step 2: the loads' row, then threads 0-15 add slot t + 16 into slot t", "[figure]") {
+TEST_CASE("lesson 03, step 2: the loads' row, then threads 0-15 add slot t + 16 into slot t",
+          "[figure]") {
   const Trace t = test::asset("03_sequential_addressing.sim.json");
   const StepIndex idx = index_steps(t);
   const BlockFigure f = build_figure(t, idx, 1, {0, 0, 32});
@@ -36,7 +37,8 @@ TEST_CASE("lesson 03, step 2: the loads' row, then threads 0-15 add slot t + 16 
     REQUIRE(cell.conflict_ways == 0);
     if (c < 16) {
       REQUIRE(cell.thread == c);
-      REQUIRE(cell.value == Approx(t.input[static_cast<std::size_t>(c)] + t.input[static_cast<std::size_t>(c + 16)]));
+      REQUIRE(cell.value == Approx(t.input[static_cast<std::size_t>(c)] +
+                                   t.input[static_cast<std::size_t>(c + 16)]));
     } else {
       REQUIRE(cell.value == t.input[static_cast<std::size_t>(c)]);
     }
@@ -63,14 +65,16 @@ TEST_CASE("lesson 02 at block 256: its strided writes collide two to a bank", "[
   const BlockFigure f = build_figure(t, idx, 1, {0, 0, 32});
   REQUIRE(f.column_count == 32);
   REQUIRE(f.shared_size == 256);
-  for (int c = 0; c < 32; ++c) REQUIRE(f.rows[1].cells[static_cast<std::size_t>(c)].conflict_ways == 2);
+  for (int c = 0; c < 32; ++c)
+    REQUIRE(f.rows[1].cells[static_cast<std::size_t>(c)].conflict_ways == 2);
   // Further right: the window of a later warp.
   const BlockFigure g = build_figure(t, idx, 1, {0, 64, 32});
   REQUIRE(g.first_column == 64);
   REQUIRE(g.rows[1].cells[0].thread == 32);  // slot 64 is thread 32's at stride 1
 }
 
-TEST_CASE("lesson 08: register rows for the shuffles, a shared row for the store between", "[figure]") {
+TEST_CASE("lesson 08: register rows for the shuffles, a shared row for the store between",
+          "[figure]") {
   const Trace t = test::asset("08_warp_shuffle.sim.json");
   const StepIndex idx = index_steps(t);
   const BlockFigure f = build_figure(t, idx, idx.count() - 1, {0, 0, 32});
@@ -87,7 +91,8 @@ TEST_CASE("lesson 08: register rows for the shuffles, a shared row for the store
   REQUIRE(f.rows.back().outs[0].target == "output[0]");
 }
 
-TEST_CASE("the missing barrier: stale reads marked on the arrows and cells of their steps", "[figure]") {
+TEST_CASE("the missing barrier: stale reads marked on the arrows and cells of their steps",
+          "[figure]") {
   const Trace bad = test::asset("broken/03_missing_barrier.sim.json");
   const StepIndex idx = index_steps(bad);
   const std::vector<StaleRead> stale = find_stale_reads(bad);
@@ -98,7 +103,8 @@ TEST_CASE("the missing barrier: stale reads marked on the arrows and cells of th
   const int step = idx.event_step[static_cast<std::size_t>(r.read_event)];
   const BlockFigure f = build_figure(bad, idx, step, {r.block, 0, 32}, marks);
   bool arrow = false;
-  for (const FigureArrow& a : f.rows.back().arrows) arrow = arrow || (a.stale && a.event == r.read_event && a.from_index == r.slot);
+  for (const FigureArrow& a : f.rows.back().arrows)
+    arrow = arrow || (a.stale && a.event == r.read_event && a.from_index == r.slot);
   REQUIRE(arrow);
   // The same block of the solution has none.
   const Trace good = test::asset("03_sequential_addressing.sim.json");
@@ -106,9 +112,11 @@ TEST_CASE("the missing barrier: stale reads marked on the arrows and cells of th
   REQUIRE(none.empty());
 }
 
-TEST_CASE("hand-made traces: a race is marked, a pair a barrier separates is not", "[figure][stale]") {
+TEST_CASE("hand-made traces: a race is marked, a pair a barrier separates is not",
+          "[figure][stale]") {
   auto trace_of = [](const json& events) {
-    json doc = json::parse(std::ifstream(std::string(RL_REPO_ROOT) + "/tests/trace/data/interleaved8.json"));
+    json doc = json::parse(
+        std::ifstream(std::string(RL_REPO_ROOT) + "/tests/trace/data/interleaved8.json"));
     doc["launches"][0]["block"] = 64;
     doc["launches"][0]["grid"] = 1;
     doc["barriers"] = true;
@@ -117,12 +125,17 @@ TEST_CASE("hand-made traces: a race is marked, a pair a barrier separates is not
     return parse_trace(doc.dump(), "race.json");
   };
   auto load = [](int thread, int slot, int input) {
-    return json{0, "load", 0, thread, "shared", slot, "input", input, input + 1, "", -1, 0, input + 1, 20};
+    return json{0,     "load",    0,  thread, "shared", slot,      "input",
+                input, input + 1, "", -1,     0,        input + 1, 20};
   };
-  auto add = [](int thread, int dst, int b) { return json{0, "combine", 0, thread, "shared", dst, "shared", dst, 1, "shared", b, 2, 3, 27}; };
+  auto add = [](int thread, int dst, int b) {
+    return json{0, "combine", 0, thread, "shared", dst, "shared", dst, 1, "shared", b, 2, 3, 27};
+  };
   const json barrier = {0, "barrier", 0, -1, "", -1, "", -1, 0, "", -1, 0, 0, 21};
-  const Trace race = trace_of(json::array({load(37, 37, 1), load(5, 5, 0), barrier, add(5, 5, 37), add(37, 37, 5), barrier}));
-  const Trace safe = trace_of(json::array({load(37, 37, 1), load(5, 5, 0), barrier, add(5, 5, 37), barrier, add(37, 37, 5), barrier}));
+  const Trace race = trace_of(json::array(
+      {load(37, 37, 1), load(5, 5, 0), barrier, add(5, 5, 37), add(37, 37, 5), barrier}));
+  const Trace safe = trace_of(json::array(
+      {load(37, 37, 1), load(5, 5, 0), barrier, add(5, 5, 37), barrier, add(37, 37, 5), barrier}));
   const std::vector<StaleRead> found = find_stale_reads(race), clean = find_stale_reads(safe);
   REQUIRE(found.size() == 2);
   REQUIRE(clean.empty());
@@ -151,14 +164,16 @@ TEST_CASE("the first difference is marked on its cell", "[figure][compare]") {
   FigureMarks marks;
   marks.differs_event = e;
   const Event& ev = bad.events[static_cast<std::size_t>(e)];
-  const BlockFigure f = build_figure(bad, idx, idx.event_step[static_cast<std::size_t>(e)], {ev.block, 0, 32}, marks);
+  const BlockFigure f =
+      build_figure(bad, idx, idx.event_step[static_cast<std::size_t>(e)], {ev.block, 0, 32}, marks);
   REQUIRE(f.rows.back().cells[static_cast<std::size_t>(ev.dst.index)].differs);
 }
 
 TEST_CASE("a block that does nothing at the current step says so", "[figure]") {
   const Trace t = test::asset("03_sequential_addressing.sim.json");
   const StepIndex idx = index_steps(t);
-  // Step 7 (launch 0's store): only block 0's thread 0 and block 1's thread 0 work; both blocks have a row.
+  // Step 7 (launch 0's store): only block 0's thread 0 and block 1's thread 0 work; both blocks
+  // have a row.
   const BlockFigure f = build_figure(t, idx, 6, {1, 0, 32});
   REQUIRE(!f.current_idle);
   // Launch 1 has one block: a focus past it is clamped.

@@ -20,7 +20,8 @@ struct Laid {
   FigureGeometry geometry;
 };
 
-Laid lay(const Trace& t, const StepIndex& idx, int step, int block, std::int64_t want, float width, float height, bool two) {
+Laid lay(const Trace& t, const StepIndex& idx, int step, int block, std::int64_t want, float width,
+         float height, bool two) {
   const int launch = idx.steps[static_cast<std::size_t>(step)].launch;
   const std::int64_t total = figure_columns_total(t, idx, launch, block);
   const int cols = figure_columns(width, total, two);
@@ -35,7 +36,8 @@ void check_labels(const FigureGeometry& g) {
   for (std::size_t i = 0; i < g.labels.size() && problem.empty(); ++i) {
     if (!g.area.contains(g.labels[i].box)) problem = "'" + g.labels[i].text + "' leaves the figure";
     for (std::size_t j = i + 1; j < g.labels.size() && problem.empty(); ++j) {
-      if (g.labels[i].box.overlaps(g.labels[j].box)) problem = "'" + g.labels[i].text + "' overlaps '" + g.labels[j].text + "'";
+      if (g.labels[i].box.overlaps(g.labels[j].box))
+        problem = "'" + g.labels[i].text + "' overlaps '" + g.labels[j].text + "'";
     }
   }
   INFO(problem);
@@ -53,7 +55,8 @@ float min_cell(const FigureGeometry& g) {
 void check_values_shown(const Laid& l) {
   const FigureGeometry& g = l.geometry;
   for (const CellBox& c : g.cells) {
-    const FigureCell& cell = l.figure.rows[static_cast<std::size_t>(c.row)].cells[static_cast<std::size_t>(c.column)];
+    const FigureCell& cell =
+        l.figure.rows[static_cast<std::size_t>(c.row)].cells[static_cast<std::size_t>(c.column)];
     if (!cell.held) continue;
     bool shown = false;
     for (const Label& lb : g.labels) {
@@ -70,7 +73,9 @@ void check_values_shown(const Laid& l) {
 
 }  // namespace
 
-TEST_CASE("the default trace at 1280x800: a block's 32 cells at least 28 px, 18 px two side by side", "[layout]") {
+TEST_CASE(
+    "the default trace at 1280x800: a block's 32 cells at least 28 px, 18 px two side by side",
+    "[layout]") {
   const Trace t = test::asset("03_sequential_addressing.sim.json");
   const StepIndex idx = index_steps(t);
   REQUIRE(t.n == 64);
@@ -111,7 +116,8 @@ TEST_CASE("block 256 and 1024: one or two warps at full size, never hairlines", 
   for (bool two : {false, true}) {
     for (float display : {1280.f, 1600.f, 2560.f}) {
       const float w = panel_width(display, two);
-      for (const auto& [t, idx, step] : {std::tuple{&b256, &i256, 1}, std::tuple{&b1024, &i1024, launch1 + 1}}) {
+      for (const auto& [t, idx, step] :
+           {std::tuple{&b256, &i256, 1}, std::tuple{&b1024, &i1024, launch1 + 1}}) {
         INFO((two ? "two panels " : "one panel ") << display << " px");
         const int launch = idx->steps[static_cast<std::size_t>(step)].launch;
         const std::int64_t total = figure_columns_total(*t, *idx, launch, 0);
@@ -133,19 +139,23 @@ TEST_CASE("block 256 and 1024: one or two warps at full size, never hairlines", 
 }
 
 TEST_CASE("no two labels overlap, whatever the trace, step, size or focus", "[layout]") {
-  for (const char* name : {"01_interleaved_divergent.sim.json", "02_interleaved_strided.b256.sim.json", "05_unroll_last_warp.sim.json",
-                           "08_warp_shuffle.sim.json", "09_block_two_stage.sim.json", "11_single_pass.sim.json",
-                           "broken/03_missing_barrier.sim.json", "broken/03_barrier_only_above_warp.b256.sim.json"}) {
+  for (const char* name :
+       {"01_interleaved_divergent.sim.json", "02_interleaved_strided.b256.sim.json",
+        "05_unroll_last_warp.sim.json", "08_warp_shuffle.sim.json", "09_block_two_stage.sim.json",
+        "11_single_pass.sim.json", "broken/03_missing_barrier.sim.json",
+        "broken/03_barrier_only_above_warp.b256.sim.json"}) {
     const Trace t = test::asset(name);
     const StepIndex idx = index_steps(t);
     for (bool two : {false, true}) {
       for (float height : {160.f, 380.f, 700.f}) {
         for (int s = 0; s < idx.count(); ++s) {
-          INFO(name << (two ? " two panels" : " one panel") << " height " << height << " step " << s + 1);
+          INFO(name << (two ? " two panels" : " one panel") << " height " << height << " step "
+                    << s + 1);
           const Laid l = lay(t, idx, s, 0, 0, panel_width(1280, two), height, two);
           check_labels(l.geometry);
           bool inside = true;
-          for (const CellBox& c : l.geometry.cells) inside = inside && l.geometry.area.contains(c.box);
+          for (const CellBox& c : l.geometry.cells)
+            inside = inside && l.geometry.area.contains(c.box);
           REQUIRE(inside);
         }
       }
@@ -163,7 +173,8 @@ TEST_CASE("too many rows for the height: the latest ones are shown, with a note"
   REQUIRE(note);
   // The current row is always among those shown.
   bool current = false;
-  for (const CellBox& c : l.geometry.cells) current = current || l.figure.rows[static_cast<std::size_t>(c.row)].current;
+  for (const CellBox& c : l.geometry.cells)
+    current = current || l.figure.rows[static_cast<std::size_t>(c.row)].current;
   REQUIRE(current);
 }
 
@@ -175,9 +186,12 @@ TEST_CASE("every row shown has its step number in the gutter, two digits and thr
     const Laid l = lay(t, idx, idx.count() - 1, 0, 0, panel_width(1280, two), 700, two);
     for (int r = l.geometry.first_row; r < static_cast<int>(l.figure.rows.size()); ++r) {
       const FigureRow& row = l.figure.rows[static_cast<std::size_t>(r)];
-      if (r > l.geometry.first_row && l.figure.rows[static_cast<std::size_t>(r - 1)].step == row.step) continue;
+      if (r > l.geometry.first_row &&
+          l.figure.rows[static_cast<std::size_t>(r - 1)].step == row.step)
+        continue;
       bool numbered = false;
-      for (const Label& lb : l.geometry.labels) numbered = numbered || (lb.kind == LabelKind::gutter && lb.row == r && !lb.compact);
+      for (const Label& lb : l.geometry.labels)
+        numbered = numbered || (lb.kind == LabelKind::gutter && lb.row == r && !lb.compact);
       INFO("row " << r << " step " << row.number);
       REQUIRE(numbered);
     }

@@ -33,7 +33,8 @@ TEST_CASE("a small trace: a tile per block, lit by its working threads", "[overv
 }
 
 TEST_CASE("a 200,000-event trace: its 391 blocks drawn a few to a tile", "[overview]") {
-  const Trace t = parse_trace(rl::test::synthetic_trace(rl::test::Pattern::sequential, 100000, 256), "big.json");
+  const Trace t = parse_trace(rl::test::synthetic_trace(rl::test::Pattern::sequential, 100000, 256),
+                              "big.json");
   REQUIRE(t.events.size() >= 200000);
   const StepIndex idx = index_steps(t);
   const std::vector<char> active(256, 0);

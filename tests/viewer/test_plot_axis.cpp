@@ -45,8 +45,10 @@ TEST_CASE("axes: fractions on a log2 and a linear axis", "[axis]") {
   REQUIRE(y.fraction(1750) == Approx(0.5));
 }
 
-TEST_CASE("no point on the frame: the x range reaches half a power of two past the extremes", "[axis]") {
-  for (auto [lo, hi] : {std::pair{1024.0, 268435456.0}, std::pair{1073741824.0, 2147483648.0}, std::pair{1.0, 2.0}}) {
+TEST_CASE("no point on the frame: the x range reaches half a power of two past the extremes",
+          "[axis]") {
+  for (auto [lo, hi] : {std::pair{1024.0, 268435456.0}, std::pair{1073741824.0, 2147483648.0},
+                        std::pair{1.0, 2.0}}) {
     const Axis x = x_axis_padded(lo, hi);
     REQUIRE(x.fraction(lo) > 0.02);
     REQUIRE(x.fraction(hi) < 0.98);

@@ -8,7 +8,8 @@ namespace {
 const std::string kData = std::string(RL_REPO_ROOT) + "/viewer/testdata/";
 }
 
-TEST_CASE("a real ladder file becomes one series per (lesson, variant) plus ceiling and CUB", "[results]") {
+TEST_CASE("a real ladder file becomes one series per (lesson, variant) plus ceiling and CUB",
+          "[results]") {
   const ResultsFile f = load_results(kData + "ladder-224.json");
   REQUIRE(f.device == "NVIDIA H100 80GB HBM3");
   REQUIRE(f.theoretical_gbps);
@@ -26,7 +27,8 @@ TEST_CASE("a real ladder file becomes one series per (lesson, variant) plus ceil
 
 TEST_CASE("several files merge into series over n, sorted", "[results]") {
   std::vector<ResultsFile> files;
-  for (const char* name : {"ladder-228.json", "ladder-220.json", "ladder-224.json"}) files.push_back(load_results(kData + name));
+  for (const char* name : {"ladder-228.json", "ladder-220.json", "ladder-224.json"})
+    files.push_back(load_results(kData + name));
   const auto series = build_series(files);
   const auto sizes = sizes_of(series);
   // The 2^28 file's runs failed verification and carry no gbps: only its baselines plot.
@@ -41,7 +43,8 @@ TEST_CASE("several files merge into series over n, sorted", "[results]") {
   for (const auto& b : bars) REQUIRE(b.pct_of_ceiling > 0);
 }
 
-TEST_CASE("results files with the wrong schema, version or types are refused on one line", "[results]") {
+TEST_CASE("results files with the wrong schema, version or types are refused on one line",
+          "[results]") {
   auto refusal = [](const std::string& text) {
     try {
       parse_results(text, "r.json");
@@ -50,11 +53,16 @@ TEST_CASE("results files with the wrong schema, version or types are refused on 
     }
     return std::string();
   };
-  REQUIRE(refusal(R"({"schema":"reducelab.trace","version":1,"runs":[]})") == "r.json: schema is \"reducelab.trace\", not \"reducelab.results\"");
-  REQUIRE(refusal(R"({"schema":"reducelab.results","version":2,"runs":[]})") == "r.json: version is 2, only version 1 is understood");
-  REQUIRE(refusal(R"({"schema":"reducelab.results","version":1})") == "r.json: missing field 'runs'");
-  REQUIRE(refusal(R"({"schema":"reducelab.results","version":1,"runs":[{"lesson":1,"slug":"a","n":"big"}]})") ==
-          "r.json: run 0: n must be a finite number");
+  REQUIRE(refusal(R"({"schema":"reducelab.trace","version":1,"runs":[]})") ==
+          "r.json: schema is \"reducelab.trace\", not \"reducelab.results\"");
+  REQUIRE(refusal(R"({"schema":"reducelab.results","version":2,"runs":[]})") ==
+          "r.json: version is 2, only version 1 is understood");
+  REQUIRE(refusal(R"({"schema":"reducelab.results","version":1})") ==
+          "r.json: missing field 'runs'");
+  REQUIRE(
+      refusal(
+          R"({"schema":"reducelab.results","version":1,"runs":[{"lesson":1,"slug":"a","n":"big"}]})") ==
+      "r.json: run 0: n must be a finite number");
   REQUIRE(refusal("{").rfind("r.json: not valid JSON", 0) == 0);
   REQUIRE(refusal(std::string(10000, '[')) == "r.json: nesting deeper than 64 levels");
   REQUIRE(refusal(R"({"schema":"reducelab.results","version":1,"runs":[]})").empty());

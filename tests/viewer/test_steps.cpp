@@ -1,6 +1,7 @@
 // Steps: a line's k-th run by every thread between two of its barriers, launch by launch. Checked
-// on the committed traces: lesson 03's rows are Harris's (the loads, one row per stride, the store),
-// every write is in exactly one step, and a trace without barriers (a GPU's) gets the same steps.
+// on the committed traces: lesson 03's rows are Harris's (the loads, one row per stride, the
+// store), every write is in exactly one step, and a trace without barriers (a GPU's) gets the same
+// steps.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -39,7 +40,8 @@ void check_partition(const Trace& t, const StepIndex& idx) {
       REQUIRE(std::pair{p.launch, p.phase} <= std::pair{st.launch, st.phase});
     }
   }
-  for (std::size_t i = 0; i < t.events.size(); ++i) REQUIRE(seen[i] == (is_barrier(t.events[i].kind) ? 0 : 1));
+  for (std::size_t i = 0; i < t.events.size(); ++i)
+    REQUIRE(seen[i] == (is_barrier(t.events[i].kind) ? 0 : 1));
   // Each block's own events, in event order.
   std::size_t total = 0;
   for (std::size_t l = 0; l < t.launches.size(); ++l) {
@@ -79,35 +81,44 @@ TEST_CASE("lesson 03's steps are the slides' rows: loads, one per stride, the st
   // A running sum that starts from 0 (lesson 10's first step, 0 + input[t]) is not yet the picture.
   const Trace ten = test::asset("10_multi_block_two_kernel.sim.json");
   REQUIRE(index_steps(ten).first_with_additions() == 1);
-  REQUIRE(idx.steps[1].worst_conflict == 1);  // consecutive words: no bank conflict
+  REQUIRE(idx.steps[1].worst_conflict == 1);   // consecutive words: no bank conflict
   REQUIRE(idx.steps[1].divergent_warps == 2);  // 16 of each block's 32 lanes
 }
 
 TEST_CASE("without barrier events (a GPU trace) the steps are the same", "[steps]") {
-  for (const char* name : {"03_sequential_addressing.sim.json", "02_interleaved_strided.b256.sim.json", "08_warp_shuffle.sim.json"}) {
+  for (const char* name : {"03_sequential_addressing.sim.json",
+                           "02_interleaved_strided.b256.sim.json", "08_warp_shuffle.sim.json"}) {
     INFO(name);
     const Trace with = test::asset(name);
     const Trace without = test::without_barriers(name);
     const StepIndex a = index_steps(with), b = index_steps(without);
     check_partition(without, b);
     REQUIRE(a.count() == b.count());
-    for (int s = 0; s < a.count(); ++s) REQUIRE(a.steps[static_cast<std::size_t>(s)].active_threads == b.steps[static_cast<std::size_t>(s)].active_threads);
+    for (int s = 0; s < a.count(); ++s)
+      REQUIRE(a.steps[static_cast<std::size_t>(s)].active_threads ==
+              b.steps[static_cast<std::size_t>(s)].active_threads);
   }
 }
 
-TEST_CASE("warp-synchronous tails: each __syncwarp starts a step, so a row is one kind of work", "[steps]") {
+TEST_CASE("warp-synchronous tails: each __syncwarp starts a step, so a row is one kind of work",
+          "[steps]") {
   const Trace t = test::asset("05_unroll_last_warp.sim.json");
   const StepIndex idx = index_steps(t);
   check_partition(t, idx);
   for (const Step& st : idx.steps) {
     int kinds[8] = {};
     for (int e : st.events) kinds[static_cast<int>(t.events[static_cast<std::size_t>(e)].kind)] = 1;
-    // A row may load and add (a thread's first add while loading), but a tail step either adds or stores.
-    if (st.phase > 1) REQUIRE(kinds[static_cast<int>(EventKind::combine)] + kinds[static_cast<int>(EventKind::store)] == 1);
+    // A row may load and add (a thread's first add while loading), but a tail step either adds or
+    // stores.
+    if (st.phase > 1)
+      REQUIRE(kinds[static_cast<int>(EventKind::combine)] +
+                  kinds[static_cast<int>(EventKind::store)] ==
+              1);
   }
 }
 
-TEST_CASE("a grid-stride loop that runs once more in some threads does not shift their later steps", "[steps]") {
+TEST_CASE("a grid-stride loop that runs once more in some threads does not shift their later steps",
+          "[steps]") {
   // Lesson 10's second launch: thread 0 alone adds the one partial, then every thread shuffles.
   const Trace t = test::asset("10_multi_block_two_kernel.sim.json");
   const StepIndex idx = index_steps(t);
@@ -129,9 +140,10 @@ TEST_CASE("a second launch of narrower blocks than the first", "[steps]") {
 }
 
 TEST_CASE("every committed trace's steps partition its events", "[steps]") {
-  for (const char* name : {"01_interleaved_divergent.sim.json", "04_first_add_during_load.sim.json", "07_multiple_elements_per_thread.sim.json",
-                           "09_block_two_stage.sim.json", "10_multi_block_two_kernel.sim.json", "11_single_pass.sim.json",
-                           "broken/03_missing_barrier.sim.json"}) {
+  for (const char* name : {"01_interleaved_divergent.sim.json", "04_first_add_during_load.sim.json",
+                           "07_multiple_elements_per_thread.sim.json",
+                           "09_block_two_stage.sim.json", "10_multi_block_two_kernel.sim.json",
+                           "11_single_pass.sim.json", "broken/03_missing_barrier.sim.json"}) {
     INFO(name);
     const Trace t = test::asset(name);
     check_partition(t, index_steps(t));

@@ -32,7 +32,8 @@ TEST_CASE("a lesson table reads into labelled rows with their ratios", "[viewer]
   CHECK_FALSE(f.rows[2].verified);
 }
 
-TEST_CASE("the runner's merged record of lessons 13-16 reads with each row's lesson", "[viewer][comparison]") {
+TEST_CASE("the runner's merged record of lessons 13-16 reads with each row's lesson",
+          "[viewer][comparison]") {
   const std::string text = R"({"schema": "reducelab.beyond", "version": 1, "backend": "sim",
     "runs": [{"lesson": "13_operators_and_types", "op": "sum", "dtype": "float32", "verified": true},
              {"lesson": "16_any_axes", "op": "sum", "dtype": "float32", "strategy": "rows", "axes": [3],
@@ -62,20 +63,28 @@ TEST_CASE("a malformed lesson table is a one-line error", "[viewer][comparison]"
     }
     return std::string("no error");
   };
-  CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "version": 1, "runs": [{"op": "sum", "gbps": "fast"}]})"),
-             Catch::StartsWith("bad.json: run 0: gbps must be a finite number"));
-  CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "version": 2, "runs": []})"), Catch::Contains("version 1"));
-  CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "version": 1})"), Catch::Contains("runs must be an array"));
+  CHECK_THAT(
+      error_of(
+          R"({"schema": "reducelab.ops", "version": 1, "runs": [{"op": "sum", "gbps": "fast"}]})"),
+      Catch::StartsWith("bad.json: run 0: gbps must be a finite number"));
+  CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "version": 2, "runs": []})"),
+             Catch::Contains("version 1"));
+  CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "version": 1})"),
+             Catch::Contains("runs must be an array"));
   CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "version": 1, "runs": [{"gbps": -1}]})"),
              Catch::Contains("negative"));
   CHECK_THAT(error_of(R"({"schema": "reducelab.ops", "ver)"), Catch::Contains("not valid JSON"));
-  for (const std::string& e : {error_of("[1, 2]"), error_of(R"({"schema": "reducelab.ops", "version": 1, "runs": [{"gbps": -1}]})")})
+  for (const std::string& e :
+       {error_of("[1, 2]"),
+        error_of(R"({"schema": "reducelab.ops", "version": 1, "runs": [{"gbps": -1}]})")})
     CHECK(e.find('\n') == std::string::npos);
 }
 
-TEST_CASE("a merged record and its lessons' own files: each table shown once, in lesson order", "[viewer][comparison]") {
+TEST_CASE("a merged record and its lessons' own files: each table shown once, in lesson order",
+          "[viewer][comparison]") {
   std::vector<LessonTable> tables;
-  for (const char* name : {"h200-axes.json", "h200-beyond.json", "h200-columns.json", "h200-ops.json", "h200-rows.json"}) {
+  for (const char* name : {"h200-axes.json", "h200-beyond.json", "h200-columns.json",
+                           "h200-ops.json", "h200-rows.json"}) {
     std::ifstream in(std::string(RL_REPO_ROOT) + "/assets/results/" + name);
     std::stringstream s;
     s << in.rdbuf();

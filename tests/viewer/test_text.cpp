@@ -16,7 +16,8 @@ TEST_CASE("a value takes the most digits (4 at most) that fit its cell", "[text]
   REQUIRE(format_cell_value(-0.316408157, 26) == "-.3164");
   REQUIRE(format_cell_value(1.911611557, 26) == "1.912");
   REQUIRE(format_cell_value(12345.6, 26) == "1.23e4");
-  REQUIRE(format_cell_value(-0.00901663, 16) == "-.01");  // two decimals when no digit of precision fits
+  // two decimals when no digit of precision fits
+  REQUIRE(format_cell_value(-0.00901663, 16) == "-.01");
   REQUIRE(format_cell_value(0.0, 5) == "0");
   REQUIRE(format_cell_value(std::nan(""), 20) == "NaN");
   REQUIRE(format_cell_value(-0.316408157, 3).empty());
@@ -30,7 +31,8 @@ TEST_CASE("a value takes the most digits (4 at most) that fit its cell", "[text]
   int count = 0;
   const CompactGlyph* glyphs = compact_glyphs(&count);
   for (int i = 0; i < count; ++i) {
-    for (const char* row : glyphs[i].rows) REQUIRE(static_cast<int>(std::string(row).size()) == glyphs[i].width);
+    for (const char* row : glyphs[i].rows)
+      REQUIRE(static_cast<int>(std::string(row).size()) == glyphs[i].width);
   }
 }
 
@@ -51,7 +53,8 @@ TEST_CASE("the step's sentence wraps between phrases, never inside one", "[text]
         std::size_t at = 0;
         while (at < l.size()) {
           const auto next = l.find(kPhraseSeparator, at);
-          const std::string piece = l.substr(at, next == std::string::npos ? std::string::npos : next - at);
+          const std::string piece =
+              l.substr(at, next == std::string::npos ? std::string::npos : next - at);
           whole = whole && std::find(phrases.begin(), phrases.end(), piece) != phrases.end();
           at = next == std::string::npos ? l.size() : next + std::string(kPhraseSeparator).size();
         }
@@ -65,10 +68,13 @@ TEST_CASE("the step's sentence wraps between phrases, never inside one", "[text]
 }
 
 TEST_CASE("a long sentence is cut after its ';', ',' and ':'", "[text]") {
-  const std::string s = "thread 5 read partial[37] at line 27; thread 37 wrote it at line 27 after the read, in the same interval: "
-                        "no __syncthreads between";
+  const std::string s =
+      "thread 5 read partial[37] at line 27; thread 37 wrote it at line 27 after the read, in the "
+      "same interval: "
+      "no __syncthreads between";
   const auto p = sentence_phrases(s);
-  REQUIRE(p == std::vector<std::string>{"thread 5 read partial[37] at line 27;", "thread 37 wrote it at line 27 after the read,",
+  REQUIRE(p == std::vector<std::string>{"thread 5 read partial[37] at line 27;",
+                                        "thread 37 wrote it at line 27 after the read,",
                                         "in the same interval:", "no __syncthreads between"});
   std::string joined;
   for (const auto& x : p) joined += (joined.empty() ? "" : " ") + x;
@@ -76,7 +82,8 @@ TEST_CASE("a long sentence is cut after its ';', ',' and ':'", "[text]") {
 }
 
 TEST_CASE("the shared array goes by the kernel's name for it", "[text]") {
-  REQUIRE(shared_array_name({"  // Shared<Trace> not_this = x;", "  Shared<Trace> partial = dynamic_shared<float>();"}) == "partial");
+  REQUIRE(shared_array_name({"  // Shared<Trace> not_this = x;",
+                             "  Shared<Trace> partial = dynamic_shared<float>();"}) == "partial");
   REQUIRE(shared_array_name({"__shared__ float totals[Block / 32];"}) == "totals");
   REQUIRE(shared_array_name({"int x;"}) == "shared");
   StaleRead r;
@@ -85,5 +92,6 @@ TEST_CASE("the shared array goes by the kernel's name for it", "[text]") {
   r.slot = 37;
   r.read_line = r.write_line = 27;
   REQUIRE(describe_stale_read(r, "partial") ==
-          "thread 5 read partial[37] at line 27; thread 37 wrote it at line 27 after the read, in the same interval: no __syncthreads between");
+          "thread 5 read partial[37] at line 27; thread 37 wrote it at line 27 after the read, in "
+          "the same interval: no __syncthreads between");
 }

@@ -10,7 +10,9 @@
 
 namespace rl::viewer::test {
 
-inline std::string repo(const std::string& relative) { return std::string(RL_REPO_ROOT) + "/" + relative; }
+inline std::string repo(const std::string& relative) {
+  return std::string(RL_REPO_ROOT) + "/" + relative;
+}
 
 inline Trace asset(const std::string& name) { return load_trace(repo("assets/traces/" + name)); }
 

@@ -19,11 +19,12 @@ struct CudaOutOfMemory : CudaError {
 };
 
 // Why cudaGetDeviceCount found no GPU (it returned `code`, or a count of 0), in words that say what
-// to do, if anything: "no NVIDIA GPU found (no NVIDIA driver is installed)" on a machine without one,
-// an outdated driver only where there is a driver to update.
+// to do, if anything: "no NVIDIA GPU found (no NVIDIA driver is installed)" on a machine without
+// one, an outdated driver only where there is a driver to update.
 std::string no_gpu_reason(cudaError_t code);
 
-[[noreturn]] void throw_cuda_error(cudaError_t code, const char* expression, const std::source_location& where);
+[[noreturn]] void throw_cuda_error(cudaError_t code, const char* expression,
+                                   const std::source_location& where);
 
 inline void check_cuda(cudaError_t code, const char* expression,
                        const std::source_location& where = std::source_location::current()) {
@@ -32,7 +33,8 @@ inline void check_cuda(cudaError_t code, const char* expression,
 
 // After a <<<...>>> launch: configuration errors surface at once; faults inside the kernel surface
 // at the next synchronising call, which is checked too.
-inline void check_launch(const char* kernel_name, const std::source_location& where = std::source_location::current()) {
+inline void check_launch(const char* kernel_name,
+                         const std::source_location& where = std::source_location::current()) {
   check_cuda(cudaGetLastError(), kernel_name, where);
 }
 

@@ -7,7 +7,8 @@
 
 namespace rl::gpu {
 
-__global__ void stream_read(const float* __restrict__ in, std::uint64_t n, float* __restrict__ sink) {
+__global__ void stream_read(const float* __restrict__ in, std::uint64_t n,
+                            float* __restrict__ sink) {
   const auto* in4 = reinterpret_cast<const float4*>(in);  // callers pass 16-byte aligned buffers
   const std::uint64_t n4 = n / 4;
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
@@ -16,7 +17,8 @@ __global__ void stream_read(const float* __restrict__ in, std::uint64_t n, float
   for (; i + 3 * stride < n4; i += 4 * stride) {  // four loads issued before any is used
     const float4 a = __ldg(in4 + i), b = __ldg(in4 + i + stride), c = __ldg(in4 + i + 2 * stride),
                  d = __ldg(in4 + i + 3 * stride);
-    acc += (a.x + a.y + a.z + a.w) + (b.x + b.y + b.z + b.w) + (c.x + c.y + c.z + c.w) + (d.x + d.y + d.z + d.w);
+    acc += (a.x + a.y + a.z + a.w) + (b.x + b.y + b.z + b.w) + (c.x + c.y + c.z + c.w) +
+           (d.x + d.y + d.z + d.w);
   }
   for (; i < n4; i += stride) {
     const float4 a = __ldg(in4 + i);
@@ -24,7 +26,8 @@ __global__ void stream_read(const float* __restrict__ in, std::uint64_t n, float
   }
   if (blockIdx.x == 0 && threadIdx.x < n % 4) acc += in[n4 * 4 + threadIdx.x];  // the scalar tail
   for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_down_sync(0xffffffffu, acc, offset);
-  if (threadIdx.x % 32 == 0) sink[blockIdx.x] = acc;  // stores keep the loads; lane 0s race harmlessly
+  // stores keep the loads; lane 0s race harmlessly
+  if (threadIdx.x % 32 == 0) sink[blockIdx.x] = acc;
 }
 
 }  // namespace rl::gpu

@@ -1,8 +1,8 @@
 // Exercise 01: the levels of the naive tree. Do what the TODO(student) below asks; grade it with
-// `bash lessons/grade.sh 01`, and when stuck ask `build-student/bin/01_interleaved_divergent --hint 1`
-// (then 2, 3). The solution is ../interleaved_divergent.cuh. Name a value in a register `Float<Trace>`
-// and shared memory `Shared<Trace>`, as the code around does (common/device/traced.h): the same code
-// then also records --trace.
+// `bash lessons/grade.sh 01`, and when stuck ask `build-student/bin/01_interleaved_divergent --hint
+// 1` (then 2, 3). The solution is ../interleaved_divergent.cuh. Name a value in a register
+// `Float<Trace>` and shared memory `Shared<Trace>`, as the code around does
+// (common/device/traced.h): the same code then also records --trace.
 #pragma once
 // Lesson 01: the naive shared-memory tree (Harris's "reduction #1"). Each block sums blockDim.x
 // consecutive inputs into out[blockIdx.x]; plan.cu runs it again over those partials.
@@ -18,20 +18,22 @@ __global__ void interleaved_divergent(In<Trace> in, Out<Trace> out, std::uint64_
   Shared<Trace> partial = dynamic_shared<float>();  // one float per thread, sized by the launch
   const unsigned tid = threadIdx.x;
   const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;  // 64-bit: n may pass 2^32
-  partial[tid] = i < n ? in[i] : 0.0f;  // threads past the end load the identity, so the tree needs no mask
-  __syncthreads();                      // every load lands before any thread reads a neighbour's slot
+  // threads past the end load the identity, so the tree needs no mask
+  partial[tid] = i < n ? in[i] : 0.0f;
+  // every load lands before any thread reads a neighbour's slot
+  __syncthreads();
 
   for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
     // TODO(student): one level of the pairwise tree. At this level the tree joins slots that lie
-    //   `stride` apart (stride 1: s0+s1, s2+s3, ...; stride 2: s0+s2, s4+s6, ...; README.md draws it):
-    //   each pair's sum must land in its lower slot, added by the thread that owns that slot, the naive
-    //   choice of adders whose cost this lesson measures. Threads with no pair at this level add
-    //   nothing. After the last level partial[0] holds the block's sum.
-    //   Graded (`bash lessons/grade.sh 01`): the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000,
-    //   2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats within float
-    //   rounding and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at
-    //   n = block + 1, 1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again with
-    //   each block's threads in reverse and in shuffled order: a result that needs lane order fails.
+    //   `stride` apart (stride 1: s0+s1, s2+s3, ...; stride 2: s0+s2, s4+s6, ...; README.md draws
+    //   it): each pair's sum must land in its lower slot, added by the thread that owns that slot,
+    //   the naive choice of adders whose cost this lesson measures. Threads with no pair at this
+    //   level add nothing. After the last level partial[0] holds the block's sum. Graded (`bash
+    //   lessons/grade.sh 01`): the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 2^16+1 and
+    //   2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats within float rounding and
+    //   integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1,
+    //   1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again with each
+    //   block's threads in reverse and in shuffled order: a result that needs lane order fails.
     __syncthreads();  // this level's sums are written before the next level reads them
   }
   if (tid == 0) out[blockIdx.x] = partial[0];

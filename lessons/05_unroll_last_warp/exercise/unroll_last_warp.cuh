@@ -2,8 +2,8 @@
 // TODO(student) below asks; grade it with `bash lessons/grade.sh 05`, and when stuck ask
 // `build-student/bin/05_unroll_last_warp --hint 1` (then 2, 3). The solution is
 // ../unroll_last_warp.cuh. Name a value in a register `Float<Trace>` and shared memory
-// `Shared<Trace>`, as the code around does (common/device/traced.h): the same code then also records
-// --trace.
+// `Shared<Trace>`, as the code around does (common/device/traced.h): the same code then also
+// records --trace.
 #pragma once
 // Lesson 05: unroll the last six levels, which a single warp does (Harris's "reduction #5"), the
 // way that is correct on Volta and later: with __syncwarp between the reads and the writes.
@@ -30,12 +30,12 @@ __global__ void unroll_last_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) 
   }
   // TODO(student): the last six levels, by warp 0 (threads 0-31) alone. The loop above leaves the
   //   block's sum spread over partial[0..64) (over partial[0..32) in a 32-thread block); finish the
-  //   tree so that partial[0] holds it, with no block-wide barrier: the warp synchronises only itself.
-  //   Since Volta the lanes of a warp are not in lock-step, so the result must not depend on the order
-  //   in which they run. Never read a slot at or past blockDim.x.
-  //   Graded (`bash lessons/grade.sh 05`): the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000,
-  //   2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats within float rounding
-  //   and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1,
+  //   tree so that partial[0] holds it, with no block-wide barrier: the warp synchronises only
+  //   itself. Since Volta the lanes of a warp are not in lock-step, so the result must not depend
+  //   on the order in which they run. Never read a slot at or past blockDim.x. Graded (`bash
+  //   lessons/grade.sh 05`): the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 2^16+1 and
+  //   2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats within float rounding and
+  //   integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1,
   //   1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again with each block's
   //   threads in reverse and in shuffled order: a result that needs lane order fails.
   if (tid == 0) out[blockIdx.x] = partial[0];

@@ -1,8 +1,8 @@
-// Exercise 09: a block's sum in two stages of shuffles. Do what the TODO(student) below asks; grade it
-// with `bash lessons/grade.sh 09`, and when stuck ask `build-student/bin/09_block_two_stage --hint 1`
-// (then 2, 3). The solution is ../block_two_stage.cuh. Name a value in a register `Float<Trace>` and
-// shared memory `Shared<Trace>`, as the code around does (common/device/traced.h): the same code then
-// also records --trace.
+// Exercise 09: a block's sum in two stages of shuffles. Do what the TODO(student) below asks; grade
+// it with `bash lessons/grade.sh 09`, and when stuck ask `build-student/bin/09_block_two_stage
+// --hint 1` (then 2, 3). The solution is ../block_two_stage.cuh. Name a value in a register
+// `Float<Trace>` and shared memory `Shared<Trace>`, as the code around does
+// (common/device/traced.h): the same code then also records --trace.
 #pragma once
 // Lesson 09: no shared-memory tree at all: every warp reduces with shuffles, lane 0 of each writes
 // one word, and the first warp reduces those words.
@@ -15,19 +15,20 @@
 RL_NAMESPACE_BEGIN
 
 template <unsigned Block, class Trace = NoTrace>
-__global__ void __launch_bounds__(Block) block_two_stage(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+__global__ void __launch_bounds__(Block)
+    block_two_stage(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Float<Trace> sum = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
-  // TODO(student): the block's sum of every thread's `sum`, in thread 0's `sum`, with no shared-memory
-  //   tree: its log2(Block) levels, each with a barrier, become register exchanges within each warp
-  //   (lesson 08), done by all warps at once, and one trip through shared memory, one word per warp, to
-  //   bring the Block / 32 warps' results together: a single block-wide barrier in all. Block is a
-  //   whole number of warps from 32 (one warp: no shared memory needed) to 1024. Every thread of the
-  //   block reaches the barrier.
-  //   Graded (`bash lessons/grade.sh 09`): the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000,
-  //   2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats within float rounding
-  //   and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1,
-  //   1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again with each block's
-  //   threads in reverse and in shuffled order: a result that needs lane order fails.
+  // TODO(student): the block's sum of every thread's `sum`, in thread 0's `sum`, with no
+  //   shared-memory tree: its log2(Block) levels, each with a barrier, become register exchanges
+  //   within each warp (lesson 08), done by all warps at once, and one trip through shared memory,
+  //   one word per warp, to bring the Block / 32 warps' results together: a single block-wide
+  //   barrier in all. Block is a whole number of warps from 32 (one warp: no shared memory needed)
+  //   to 1024. Every thread of the block reaches the barrier. Graded (`bash lessons/grade.sh 09`):
+  //   the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 2^16+1 and 2^20 (2^24+3 too on a
+  //   GPU) with 256-thread blocks, random floats within float rounding and integer data to the bit;
+  //   then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1, 1000 and 67 * block - 3.
+  //   On the simulator the cases up to 2^16+1 run again with each block's threads in reverse and in
+  //   shuffled order: a result that needs lane order fails.
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 

@@ -1,7 +1,7 @@
 // Exercise 16: the plan, host code that decides what the kernels walk. Do what the TODO(student) in
 // plan_axes asks; grade it with `bash lessons/grade.sh 16`, and when stuck ask
-// `build-student/bin/16_any_axes --hint 1` (then 2, 3). The solution is ../axes_plan.cpp; the kernels
-// that read the plan are ../any_axes.cuh, launched by ../plan.cuh.
+// `build-student/bin/16_any_axes --hint 1` (then 2, 3). The solution is ../axes_plan.cpp; the
+// kernels that read the plan are ../any_axes.cuh, launched by ../plan.cuh.
 #include "lessons/16_any_axes/axes_plan.h"
 
 #include <algorithm>
@@ -13,10 +13,14 @@ namespace rl {
 
 const char* to_string(AxesStrategy s) {
   switch (s) {
-    case AxesStrategy::rows: return "rows";
-    case AxesStrategy::columns: return "columns";
-    case AxesStrategy::strided_rows: return "strided, reduced innermost";
-    case AxesStrategy::strided_columns: return "strided, kept innermost";
+    case AxesStrategy::rows:
+      return "rows";
+    case AxesStrategy::columns:
+      return "columns";
+    case AxesStrategy::strided_rows:
+      return "strided, reduced innermost";
+    case AxesStrategy::strided_columns:
+      return "strided, kept innermost";
   }
   return "?";
 }
@@ -57,8 +61,10 @@ std::string AxesPlan::describe() const {
   std::ostringstream s;
   s << "merged (outermost first):";
   if (axes.empty()) s << " (a single element)";
-  for (const MergedAxis& a : axes) s << " [" << a.size << (a.reduced ? " reduce" : " keep") << ", stride " << a.stride << "]";
-  s << " -> M = " << outputs << " outputs x K = " << reduced << " reduced -> " << to_string(strategy);
+  for (const MergedAxis& a : axes)
+    s << " [" << a.size << (a.reduced ? " reduce" : " keep") << ", stride " << a.stride << "]";
+  s << " -> M = " << outputs << " outputs x K = " << reduced << " reduced -> "
+    << to_string(strategy);
   return s.str();
 }
 
@@ -66,20 +72,27 @@ AxesPlan plan_axes(const std::vector<std::int64_t>& sizes, const std::vector<std
                    const std::vector<int>& axes) {
   const std::size_t rank = sizes.size();
   if (rank == 0) throw UsageError("the shape needs at least one dimension");
-  if (rank > max_rank) throw UsageError("rank " + std::to_string(rank) + " is above the limit of 8");
+  if (rank > max_rank)
+    throw UsageError("rank " + std::to_string(rank) + " is above the limit of 8");
   if (strides.size() != rank)
-    throw UsageError("the strides name " + std::to_string(strides.size()) + " dimensions, the shape " + std::to_string(rank));
+    throw UsageError("the strides name " + std::to_string(strides.size()) +
+                     " dimensions, the shape " + std::to_string(rank));
   std::vector<bool> reduce(rank, false);
   for (const int a : axes) {
     if (a < 0 || static_cast<std::size_t>(a) >= rank)
-      throw UsageError("axis " + std::to_string(a) + " is outside [0, " + std::to_string(rank) + ")");
-    if (reduce[static_cast<std::size_t>(a)]) throw UsageError("axis " + std::to_string(a) + " is named twice");
+      throw UsageError("axis " + std::to_string(a) + " is outside [0, " + std::to_string(rank) +
+                       ")");
+    if (reduce[static_cast<std::size_t>(a)])
+      throw UsageError("axis " + std::to_string(a) + " is named twice");
     reduce[static_cast<std::size_t>(a)] = true;
   }
   for (std::size_t i = 0; i < rank; ++i) {
-    if (sizes[i] < 0) throw UsageError("size " + std::to_string(sizes[i]) + " of dimension " + std::to_string(i) + " is negative");
+    if (sizes[i] < 0)
+      throw UsageError("size " + std::to_string(sizes[i]) + " of dimension " + std::to_string(i) +
+                       " is negative");
     if (strides[i] < 0)
-      throw UsageError("stride " + std::to_string(strides[i]) + " of dimension " + std::to_string(i) + " is negative");
+      throw UsageError("stride " + std::to_string(strides[i]) + " of dimension " +
+                       std::to_string(i) + " is negative");
   }
 
   AxesPlan plan;
@@ -118,18 +131,18 @@ AxesPlan plan_axes(const std::vector<std::int64_t>& sizes, const std::vector<std
     live.push_back(a);
   }
   // TODO(student): order and merge. The kernels walk plan.axes with one counter an axis, the last
-  //   axis innermost, and the strategy below is read from that last axis. Fill plan.axes from `live`
-  //   so that the axes go outermost first, by stride (a broadcast axis, stride 0, walks no memory and
-  //   goes outermost; equal strides keep the caller's order), and so that there are as few as one
-  //   counter an axis allows: wherever one counter can walk two neighbours, they are one axis. A
-  //   merged axis must walk exactly the input elements, the output positions and the reduced
-  //   elements' numbers (argmax's index) that the two walked. Unmerged, the plan is still right, only
-  //   slow: every kernel walks whatever axes it is given.
-  //   Graded (`bash lessons/grade.sh 16`): first the plan itself, its merged axes (size, kept or
-  //   reduced, stride) and strategy, on 24 hand-checked layouts (contiguous tensors of rank 3, 4
-  //   and 8 over various axes, axes named out of order, transposed views, a slice with step 2, a
-  //   padded row, a broadcast axis, size-1 and size-0 axes). Then reductions made with your plan,
-  //   every output against the CPU reference, every operator (sum, max, min, mean, variance,
+  //   axis innermost, and the strategy below is read from that last axis. Fill plan.axes from
+  //   `live` so that the axes go outermost first, by stride (a broadcast axis, stride 0, walks no
+  //   memory and goes outermost; equal strides keep the caller's order), and so that there are as
+  //   few as one counter an axis allows: wherever one counter can walk two neighbours, they are one
+  //   axis. A merged axis must walk exactly the input elements, the output positions and the
+  //   reduced elements' numbers (argmax's index) that the two walked. Unmerged, the plan is still
+  //   right, only slow: every kernel walks whatever axes it is given. Graded (`bash
+  //   lessons/grade.sh 16`): first the plan itself, its merged axes (size, kept or reduced, stride)
+  //   and strategy, on 24 hand-checked layouts (contiguous tensors of rank 3, 4 and 8 over various
+  //   axes, axes named out of order, transposed views, a slice with step 2, a padded row, a
+  //   broadcast axis, size-1 and size-0 axes). Then reductions made with your plan, every output
+  //   against the CPU reference, every operator (sum, max, min, mean, variance,
   //   argmax, argmin): the rank-8 tensor 2x3x2x1x2x3x2x2 over {1,3,5,7}, none, all and {7,0}
   //   (float32); on float32, float16 and int32, transposed and broadcast views (2x3x4 with strides
   //   1,8,2 over {} and {0}; 3x4 with strides 1,3 over {0,1}; 5x6 with strides 0,1 over {0}), an
@@ -149,7 +162,8 @@ AxesPlan plan_axes(const std::vector<std::int64_t>& sizes, const std::vector<std
   // neighbouring outputs and each walks the reduction on its own (columns).
   const std::size_t kept = plan.kept_inner_first().size(), red = plan.axes.size() - kept;
   if (plan.axes.empty() || !plan.axes.back().reduced) {
-    const bool simple = kept <= 1 && red <= 1 && (plan.axes.empty() || plan.axes.back().stride == 1);
+    const bool simple =
+        kept <= 1 && red <= 1 && (plan.axes.empty() || plan.axes.back().stride == 1);
     plan.strategy = simple ? AxesStrategy::columns : AxesStrategy::strided_columns;
   } else {
     const bool simple = red == 1 && kept <= 1 && plan.axes.back().stride == 1;

@@ -1,16 +1,17 @@
 #pragma once
-// Exercise 18: nine kernels, each with one classic mistake, the ones README.md describes. Grade them
-// with `bash lessons/grade.sh 18`; when stuck, ask `build-student/bin/18_common_bugs --hint 1` (then
-// 2, 3). Name a value in a register `Float<Trace>` and shared memory `Shared<Trace>`, as the code
-// does (common/device/traced.h): the simulator's race detector sees only those.
-// TODO(student): fix every kernel below, each in its own section. Graded (`bash lessons/grade.sh 18`),
-//   kernel by kernel in this file's order, stopping at the first that fails: the sum of n inputs for
-//   n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread
-//   blocks, random floats within float rounding and integer and spike data to the bit; then blocks of
-//   32, 64, 128, 512 and 1024 threads at n = block + 1, 1000 and 67 * block - 3. On the simulator its
-//   race detector is on, and the cases up to 2^16+1 run again with each block's threads in reverse
-//   and in shuffled order: a kernel must be race-free and give the same total in every order.
-//   `build-student/bin/18_common_bugs --all --fixed` runs all nine of yours, one line each.
+// Exercise 18: nine kernels, each with one classic mistake, the ones README.md describes. Grade
+// them with `bash lessons/grade.sh 18`; when stuck, ask `build-student/bin/18_common_bugs --hint 1`
+// (then 2, 3). Name a value in a register `Float<Trace>` and shared memory `Shared<Trace>`, as the
+// code does (common/device/traced.h): the simulator's race detector sees only those. TODO(student):
+// fix every kernel below, each in its own section. Graded (`bash lessons/grade.sh 18`),
+//   kernel by kernel in this file's order, stopping at the first that fails: the sum of n inputs
+//   for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 2^16+1 and 2^20 (2^24+3 too on a GPU) with
+//   256-thread blocks, random floats within float rounding and integer and spike data to the bit;
+//   then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1, 1000 and 67 * block - 3. On
+//   the simulator its race detector is on, and the cases up to 2^16+1 run again with each block's
+//   threads in reverse and in shuffled order: a kernel must be race-free and give the same total in
+//   every order. `build-student/bin/18_common_bugs --all --fixed` runs all nine of yours, one line
+//   each.
 #include <cstdint>
 
 #include "common/device/traced.h"

@@ -19,8 +19,9 @@ __global__ void sequential_addressing(In<Trace> in, Out<Trace> out, std::uint64_
   // bank, so no bank conflict; and the active threads stay contiguous, so whole warps retire.
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
     if (tid < stride) partial[tid] += partial[tid + stride];
-    if (stride > 32) __syncthreads();  // MISTAKE: "a warp runs in lock-step", so no barrier below 64;
-                                       // since Volta its lanes do not, and the last levels race
+    // MISTAKE: "a warp runs in lock-step", so no barrier below 64;
+    if (stride > 32) __syncthreads();
+    // since Volta its lanes do not, and the last levels race
   }
   if (tid == 0) out[blockIdx.x] = partial[0];
 }

@@ -29,10 +29,12 @@ __global__ void unroll_last_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) 
     Float<Trace> sum = partial[tid];
 #pragma unroll
     for (unsigned stride = 32; stride > 0; stride /= 2) {
-      if (tid + stride < blockDim.x) sum += partial[tid + stride];  // never past the block's slots (block 32!)
-      partial[tid] = sum;  // MISTAKE: no __syncwarp between this level's reads and writes: a lane may
-                           // overwrite a slot another lane has not read yet
-      __syncwarp();        // all writes before the next level reads
+      // never past the block's slots (block 32!)
+      if (tid + stride < blockDim.x) sum += partial[tid + stride];
+      // MISTAKE: no __syncwarp between this level's reads and writes: a lane may
+      partial[tid] = sum;
+      // overwrite a slot another lane has not read yet
+      __syncwarp();  // all writes before the next level reads
     }
   }
   if (tid == 0) out[blockIdx.x] = partial[0];

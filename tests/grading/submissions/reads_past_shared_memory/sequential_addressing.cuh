@@ -17,7 +17,8 @@ __global__ void sequential_addressing(In<Trace> in, Out<Trace> out, std::uint64_
   // THE IDEA: halve the stride instead of doubling it. At every level the active threads
   // 0..stride-1 read partial[tid] and partial[tid + stride]: 32 consecutive words per warp, one per
   // bank, so no bank conflict; and the active threads stay contiguous, so whole warps retire.
-  for (unsigned stride = blockDim.x; stride > 0; stride /= 2) {  // MISTAKE: reads partial[tid + blockDim.x]
+  // MISTAKE: reads partial[tid + blockDim.x]
+  for (unsigned stride = blockDim.x; stride > 0; stride /= 2) {
     if (tid < stride) partial[tid] += partial[tid + stride];
     __syncthreads();
   }

@@ -1,6 +1,6 @@
 #pragma once
-// A broken lesson 05 for the grader's self-check: the warp tail as Harris wrote it in 2007, through a
-// volatile view of shared memory and without __syncwarp.
+// A broken lesson 05 for the grader's self-check: the warp tail as Harris wrote it in 2007, through
+// a volatile view of shared memory and without __syncwarp.
 #include <cstdint>
 
 #include "common/device/add_while_loading.cuh"
@@ -24,8 +24,8 @@ __global__ void unroll_last_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) 
   }
   if (tid < 32) {
     // MISTAKE: Harris's 2007 warp tail. `volatile` keeps each value in shared memory, but nothing
-    // makes lane 0 wait for lane 16 to add into v[16] before it reads it: since Volta the lanes of a
-    // warp are not in lock-step, and this code needs __syncwarp() between every read and write.
+    // makes lane 0 wait for lane 16 to add into v[16] before it reads it: since Volta the lanes of
+    // a warp are not in lock-step, and this code needs __syncwarp() between every read and write.
     VolatileShared<Trace> v = partial;
     v[tid] = v[tid] + v[tid + 32];
     v[tid] = v[tid] + v[tid + 16];
