@@ -3,10 +3,38 @@
 // (common/device/traced.h) and read by the host code that turns the events into a trace file
 // (common/host/trace_run.cpp, format in common/trace/FORMAT.md).
 #include <cstdint>
+#include <string_view>
 
 namespace rl {
 
-enum class TraceKind : std::uint8_t { load, store, combine, shuffle, atomic, barrier, warp_barrier };
+// What an event did; its name is the "kind" of an event in a trace file.
+enum class EventKind : std::uint8_t {
+  load,
+  store,
+  combine,
+  shuffle,
+  atomic,
+  barrier,
+  warp_barrier
+};
+
+constexpr std::string_view to_string(EventKind k) {
+  switch (k) {
+    case EventKind::load: return "load";
+    case EventKind::store: return "store";
+    case EventKind::combine: return "combine";
+    case EventKind::shuffle: return "shuffle";
+    case EventKind::atomic: return "atomic";
+    case EventKind::barrier: return "barrier";
+    case EventKind::warp_barrier: return "warp_barrier";
+  }
+  return "?";
+}
+
+// barrier or warp_barrier: no destination, no operands, no node.
+constexpr bool is_barrier(EventKind k) {
+  return k == EventKind::barrier || k == EventKind::warp_barrier;
+}
 
 // Where a value came from or went: `constant` (a literal in the kernel), `event` (a register value,
 // index = the event that produced it), a `shared` slot, a thread's `reg`ister (destinations only,
@@ -27,7 +55,7 @@ struct TraceEvent {
   std::uint32_t block = 0;
   std::int32_t thread = -1;
   std::uint32_t line = 0;
-  TraceKind kind = TraceKind::barrier;
+  EventKind kind = EventKind::barrier;
   TraceSpace dst_space = TraceSpace::none;
 };
 

@@ -39,7 +39,7 @@ void record_sync(const sim::SyncEvent& s) {
   if (slot >= trace_buffer.capacity) return;  // counted all the same: the host reports the overflow
   TraceEvent& e = trace_buffer.events[slot];
   e = TraceEvent{};
-  e.kind = s.warp_mask ? TraceKind::warp_barrier : TraceKind::barrier;
+  e.kind = s.warp_mask ? EventKind::warp_barrier : EventKind::barrier;
   e.block = s.block;
   e.thread = s.warp_mask ? static_cast<std::int32_t>(s.warp * 32) : -1;
   e.dst = s.warp_mask;
@@ -58,9 +58,10 @@ void record_sync(const sim::SyncEvent& s) {
 }  // namespace
 
 // What the timed kernels use: plain pointers and floats. Compiled by g++ for the simulator, shared
-// memory and writable global memory are the simulator's checked views instead (common/sim/racecheck.h),
-// which behave as the pointers do and, when its race detector is on (--sim-racecheck, --grade), report
-// every element access with its source line; nvcc sees the pointers.
+// memory and writable global memory are the simulator's checked views instead
+// (common/sim/racecheck.h), which behave as the pointers do and, when its race detector is on
+// (--sim-racecheck, --grade), report every element access with its source line; nvcc sees the
+// pointers.
 struct NoTrace {
   static constexpr bool enabled = false;
 #if defined(__CUDACC__)
@@ -72,7 +73,8 @@ struct NoTrace {
   using VolatileSharedArray = volatile T*;
 #else
   template <class T>
-  using Global = std::conditional_t<std::is_const_v<T>, T*, sim::GlobalView<T>>;  // the read-only input stays a pointer
+  // the read-only input stays a pointer
+  using Global = std::conditional_t<std::is_const_v<T>, T*, sim::GlobalView<T>>;
   template <class T>
   using SharedArray = sim::SharedView<T>;
   template <class T>
@@ -85,10 +87,11 @@ struct NoTrace {
 namespace traced {
 
 // Appends one event; returns its position, which later events name when they read its result.
-__device__ inline unsigned record(TraceKind kind, TraceSpace dst_space, std::uint64_t dst, TraceOperand a,
-                                  TraceOperand b, float value, unsigned line) {
+__device__ inline unsigned record(EventKind kind, TraceSpace dst_space, std::uint64_t dst,
+                                  TraceOperand a, TraceOperand b, float value, unsigned line) {
   const unsigned slot = atomicAdd(trace_buffer.count, 1u);
-  if (slot >= trace_buffer.capacity) return slot;  // counted all the same: the host reports the overflow
+  // counted all the same: the host reports the overflow
+  if (slot >= trace_buffer.capacity) return slot;
   const unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   const unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   TraceEvent e;
@@ -105,7 +108,9 @@ __device__ inline unsigned record(TraceKind kind, TraceSpace dst_space, std::uin
   return slot;
 }
 
-__device__ inline unsigned this_thread() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+__device__ inline unsigned this_thread() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
 
 // A float in a register that knows where it came from: a constant, a memory location it was read
 // from, or the event that computed it. `shuffled`: it just arrived from another lane.
@@ -130,19 +135,24 @@ struct Operand {
   __device__ Operand(Value x, unsigned l = __builtin_LINE()) : value(x), line(l) {}
   __device__ Operand(float c, unsigned l = __builtin_LINE()) : value(c), line(l) {}
   template <TraceSpace S>
-  __device__ Operand(const MemRef<S>& r, unsigned l = __builtin_LINE()) : value(r.read()), line(l) {}
+  __device__ Operand(const MemRef<S>& r, unsigned l = __builtin_LINE())
+      : value(r.read()), line(l) {}
 };
 
 // dst = a + b into this thread's register; the result names the event.
 __device__ inline Value add_in_register(const Value& a, const Operand& b) {
   const float sum = a.v + b.value.v;
-  const unsigned id = record(b.value.shuffled ? TraceKind::shuffle : TraceKind::combine, TraceSpace::reg,
-                             this_thread(), a.from, b.value.from, sum, b.line);
+  const unsigned id = record(b.value.shuffled ? EventKind::shuffle : EventKind::combine,
+                             TraceSpace::reg, this_thread(), a.from, b.value.from, sum, b.line);
   return Value(sum, TraceOperand{id, sum, TraceSpace::event});
 }
 
-__device__ inline Value operator+(const Value& a, const Operand& b) { return add_in_register(a, b); }
-__device__ inline Value& operator+=(Value& a, const Operand& b) { return a = add_in_register(a, b); }
+__device__ inline Value operator+(const Value& a, const Operand& b) {
+  return add_in_register(a, b);
+}
+__device__ inline Value& operator+=(Value& a, const Operand& b) {
+  return a = add_in_register(a, b);
+}
 
 // One element of shared (S = shared) or global (S = global) memory: reading it gives a Value that
 // names the element; assigning or adding to it records the write.
@@ -159,17 +169,19 @@ struct MemRef {
     *p = x.value.v;
     // Global to shared is a load; anything else written to memory is a store.
     const bool load = space == TraceSpace::shared && x.value.from.space == TraceSpace::global;
-    record(load ? TraceKind::load : TraceKind::store, space, index, x.value.from, TraceOperand{}, x.value.v, x.line);
+    record(load ? EventKind::load : EventKind::store, space, index, x.value.from, TraceOperand{},
+           x.value.v, x.line);
     return *this;
   }
   __device__ MemRef& operator=(const Operand& x) { return assign(x); }
-  // `a[i] = b[j]`: the copy assignment is chosen here, which cannot see the kernel's line (0: unknown).
+  // `a[i] = b[j]`: the copy assignment is chosen here, which cannot see the kernel's line (0:
+  // unknown).
   __device__ MemRef& operator=(const MemRef& r) { return assign(Operand(r.read(), 0u)); }
   __device__ MemRef& operator+=(const Operand& x) {
     const Value before = read();
     *p = before.v + x.value.v;
-    record(x.value.shuffled ? TraceKind::shuffle : TraceKind::combine, space, index, before.from, x.value.from, *p,
-           x.line);
+    record(x.value.shuffled ? EventKind::shuffle : EventKind::combine, space, index, before.from,
+           x.value.from, *p, x.line);
     return *this;
   }
 };
@@ -185,12 +197,16 @@ struct Ptr {
   __device__ Ptr(T* q, T* b) : p(q), base(b) {}
 
   __device__ std::uint64_t where(std::uint64_t i) const {
-    if constexpr (S == TraceSpace::shared) return static_cast<std::uint64_t>(p - base) + i;
-    else return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p + i));
+    if constexpr (S == TraceSpace::shared)
+      return static_cast<std::uint64_t>(p - base) + i;
+    else
+      return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p + i));
   }
   __device__ auto operator[](std::uint64_t i) const {
-    if constexpr (std::is_const_v<T>) return Value(p[i], TraceOperand{where(i), p[i], S});
-    else return MemRef<S>{p + i, where(i)};
+    if constexpr (std::is_const_v<T>)
+      return Value(p[i], TraceOperand{where(i), p[i], S});
+    else
+      return MemRef<S>{p + i, where(i)};
   }
   __device__ Ptr operator+(std::uint64_t i) const { return Ptr(p + i, base); }
   __device__ Ptr operator-(std::uint64_t i) const { return Ptr(p - i, base); }
@@ -212,7 +228,8 @@ struct RecordTrace {
   template <class T>
   using SharedArray = traced::Ptr<T, TraceSpace::shared>;
   template <class T>
-  using VolatileSharedArray = traced::Ptr<T, TraceSpace::shared>;  // a recorded access is never cached anyway
+  // a recorded access is never cached anyway
+  using VolatileSharedArray = traced::Ptr<T, TraceSpace::shared>;
   using Value = traced::Value;
   using Value4 = traced::Value4;
 };
@@ -221,11 +238,13 @@ struct RecordTrace {
 template <class Trace>
 using In = typename Trace::template Global<const float>;  // the input, read-only
 template <class Trace>
-using Out = typename Trace::template Global<float>;  // a result or partials, written (and maybe read back)
+// a result or partials, written (and maybe read back)
+using Out = typename Trace::template Global<float>;
 template <class Trace>
 using Shared = typename Trace::template SharedArray<float>;  // a block's shared array
 template <class Trace>
-using VolatileShared = typename Trace::template VolatileSharedArray<float>;  // the same, read and written as volatile
+// the same, read and written as volatile
+using VolatileShared = typename Trace::template VolatileSharedArray<float>;
 template <class Trace>
 using Float = typename Trace::Value;  // a float in a register
 template <class Trace>
@@ -233,8 +252,12 @@ using Float4 = typename Trace::Value4;  // four floats loaded at once
 
 // Casts for vector loads, which a traced pointer needs spelled out: the input viewed as float4s,
 // and a pointer's address (for its alignment).
-__host__ __device__ inline const float4* as_float4(const float* p) { return reinterpret_cast<const float4*>(p); }
-__host__ __device__ inline std::uintptr_t address_of(const float* p) { return reinterpret_cast<std::uintptr_t>(p); }
+__host__ __device__ inline const float4* as_float4(const float* p) {
+  return reinterpret_cast<const float4*>(p);
+}
+__host__ __device__ inline std::uintptr_t address_of(const float* p) {
+  return reinterpret_cast<std::uintptr_t>(p);
+}
 
 namespace traced {
 
@@ -261,8 +284,9 @@ __device__ inline Value4 __ldg(Ptr<const float4, TraceSpace::global> p) {
 }
 __device__ inline float atomicAdd(Ptr<float, TraceSpace::global> p, const Operand& x) {
   const float before = ::atomicAdd(p.get(), x.value.v);
-  record(TraceKind::atomic, TraceSpace::global, p.where(0), TraceOperand{p.where(0), before, TraceSpace::global},
-         x.value.from, before + x.value.v, x.line);
+  record(EventKind::atomic, TraceSpace::global, p.where(0),
+         TraceOperand{p.where(0), before, TraceSpace::global}, x.value.from, before + x.value.v,
+         x.line);
   return before;
 }
 
@@ -279,10 +303,12 @@ __device__ inline Value shuffle_value(const Value& v, Shuffle&& shfl) {
   r.shuffled = true;
   return r;
 }
-__device__ inline Value __shfl_down_sync(unsigned mask, const Value& v, unsigned delta, int width = warpSize) {
+__device__ inline Value __shfl_down_sync(unsigned mask, const Value& v, unsigned delta,
+                                         int width = warpSize) {
   return shuffle_value(v, [&](auto x) { return ::__shfl_down_sync(mask, x, delta, width); });
 }
-__device__ inline Value __shfl_xor_sync(unsigned mask, const Value& v, int lane_mask, int width = warpSize) {
+__device__ inline Value __shfl_xor_sync(unsigned mask, const Value& v, int lane_mask,
+                                        int width = warpSize) {
   return shuffle_value(v, [&](auto x) { return ::__shfl_xor_sync(mask, x, lane_mask, width); });
 }
 

@@ -9,19 +9,6 @@
 
 namespace rl {
 
-std::string_view to_string(EventKind k) {
-  switch (k) {
-    case EventKind::load: return "load";
-    case EventKind::store: return "store";
-    case EventKind::combine: return "combine";
-    case EventKind::shuffle: return "shuffle";
-    case EventKind::atomic: return "atomic";
-    case EventKind::barrier: return "barrier";
-    case EventKind::warp_barrier: return "warp_barrier";
-  }
-  return "?";
-}
-
 bool same_value(double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); }
 
 int Trace::input_buffer() const {
@@ -33,8 +20,10 @@ int Trace::input_buffer() const {
 
 std::string Trace::location_name(const Location& l) const {
   switch (l.space.kind) {
-    case SpaceKind::none: return "-";
-    case SpaceKind::constant: return "const";
+    case SpaceKind::none:
+      return "-";
+    case SpaceKind::constant:
+      return "const";
     // Appended, not "literal" + std::string: GCC 12 warns (-Wrestrict) falsely on the latter.
     case SpaceKind::event: {
       std::string s = "event ";
@@ -53,7 +42,8 @@ std::string Trace::location_name(const Location& l) const {
       return s;
     }
     case SpaceKind::buffer: {
-      const bool known = l.space.buffer >= 0 && static_cast<std::size_t>(l.space.buffer) < buffers.size();
+      const bool known =
+          l.space.buffer >= 0 && static_cast<std::size_t>(l.space.buffer) < buffers.size();
       return (known ? buffers[static_cast<std::size_t>(l.space.buffer)] : std::string("?")) + "[" +
              std::to_string(l.index) + "]";
     }
@@ -150,14 +140,16 @@ Dag build_dag(const Trace& t) {
         const DagNode& v = dag.nodes[static_cast<std::size_t>(version)];
         ++versions;
         deepest = std::max(deepest, v.level);
-        if (std::find(node.parent_ids.begin(), node.parent_ids.begin() + node.parent_count, version) ==
-            node.parent_ids.begin() + node.parent_count) {
+        if (std::find(node.parent_ids.begin(), node.parent_ids.begin() + node.parent_count,
+                      version) == node.parent_ids.begin() + node.parent_count) {
           node.parent_ids[static_cast<std::size_t>(node.parent_count++)] = version;
         }
       }
       // A read of memory nothing wrote, or a value other than the version's: unexplained.
-      const bool unexplained = (op.memory() && version < 0) ||
-                               (version >= 0 && !same_value(op.value, dag.nodes[static_cast<std::size_t>(version)].value));
+      const bool unexplained =
+          (op.memory() && version < 0) ||
+          (version >= 0 &&
+           !same_value(op.value, dag.nodes[static_cast<std::size_t>(version)].value));
       if (unexplained) {
         node.unexplained = static_cast<std::uint8_t>(node.unexplained | (1u << k));
         dag.unexplained.push_back({static_cast<int>(ei), k, version, op.value,
@@ -186,7 +178,8 @@ Dag build_dag(const Trace& t) {
   for (std::size_t ei = 0; ei < t.events.size(); ++ei) {
     const Event& e = t.events[ei];
     if (!is_barrier(e.kind) && static_cast<std::size_t>(e.launch) < lowest.size()) {
-      lowest[static_cast<std::size_t>(e.launch)] = std::min(lowest[static_cast<std::size_t>(e.launch)], dag.event_levels[ei]);
+      lowest[static_cast<std::size_t>(e.launch)] =
+          std::min(lowest[static_cast<std::size_t>(e.launch)], dag.event_levels[ei]);
     }
   }
   std::map<std::pair<int, int>, int> reached;  // (launch, block) -> highest level so far
@@ -201,7 +194,9 @@ Dag build_dag(const Trace& t) {
     if (it != reached.end()) {
       dag.event_levels[ei] = it->second;
     } else {
-      const int low = static_cast<std::size_t>(e.launch) < lowest.size() ? lowest[static_cast<std::size_t>(e.launch)] : INT_MAX;
+      const int low = static_cast<std::size_t>(e.launch) < lowest.size()
+                          ? lowest[static_cast<std::size_t>(e.launch)]
+                          : INT_MAX;
       dag.event_levels[ei] = low == INT_MAX ? 0 : low;
     }
   }

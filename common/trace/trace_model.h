@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/device/trace_event.h"  // EventKind, shared with the recorder
+
 namespace rl {
 
 // What goes wrong while reading a trace: always one line, naming the file and the first problem.
@@ -24,12 +26,10 @@ class TraceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class EventKind : std::uint8_t { load, store, combine, shuffle, atomic, barrier, warp_barrier };
-std::string_view to_string(EventKind k);
-// barrier or warp_barrier: no destination, no operands, no node.
-inline bool is_barrier(EventKind k) { return k == EventKind::barrier || k == EventKind::warp_barrier; }
 // combine, shuffle, atomic: dst = a + b.
-inline bool adds(EventKind k) { return k == EventKind::combine || k == EventKind::shuffle || k == EventKind::atomic; }
+inline bool adds(EventKind k) {
+  return k == EventKind::combine || k == EventKind::shuffle || k == EventKind::atomic;
+}
 
 // `constant` and `event` occur only in operands, `reg` only in destinations.
 enum class SpaceKind : std::uint8_t { none, constant, event, shared, reg, buffer };
@@ -53,7 +53,9 @@ struct Operand {
   double value = 0.0;
   bool present() const { return loc.space.kind != SpaceKind::none; }
   // A memory location (shared or a global buffer), as opposed to an event, a constant or nothing.
-  bool memory() const { return loc.space.kind == SpaceKind::shared || loc.space.kind == SpaceKind::buffer; }
+  bool memory() const {
+    return loc.space.kind == SpaceKind::shared || loc.space.kind == SpaceKind::buffer;
+  }
 };
 
 struct Launch {
@@ -67,8 +69,8 @@ struct Event {
   int launch = 0;
   EventKind kind = EventKind::load;
   int block = 0;
-  int thread = 0;  // -1 for a block-wide barrier; a warp_barrier names its warp's lane 0
-  Location dst;    // none for barriers
+  int thread = 0;          // -1 for a block-wide barrier; a warp_barrier names its warp's lane 0
+  Location dst;            // none for barriers
   std::uint32_t mask = 0;  // warp_barrier only: the lanes that synchronised (the file's dst_index)
   Operand a, b;
   double value = 0.0;  // NaN where the file says null
@@ -93,7 +95,9 @@ struct DagNode {
   std::array<int, 2> parent_ids{-1, -1};  // the distinct operand versions, a's first
   int parent_count = 0;
 
-  std::span<const int> parents() const { return {parent_ids.data(), static_cast<std::size_t>(parent_count)}; }
+  std::span<const int> parents() const {
+    return {parent_ids.data(), static_cast<std::size_t>(parent_count)};
+  }
   bool is_leaf() const { return event < 0; }
 };
 
@@ -102,14 +106,15 @@ struct DagNode {
 // "read of a value the trace does not explain" (a read before the write, or a race).
 struct UnexplainedRead {
   int event = 0;
-  int operand = 0;   // 0: a, 1: b
-  int version = -1;  // the node the operand names; -1 when the location had no version yet
+  int operand = 0;        // 0: a, 1: b
+  int version = -1;       // the node the operand names; -1 when the location had no version yet
   double read = 0.0;      // the value the thread saw
   double expected = 0.0;  // the version's value (NaN when there is no version)
 };
 
 struct Dag {
-  std::vector<DagNode> nodes;    // leaves first (ids 0..leaf_count-1, in input order), then in event order
+  // leaves first (ids 0..leaf_count-1, in input order), then in event order
+  std::vector<DagNode> nodes;
   std::vector<int> event_nodes;  // per event: the node it made, -1 for barriers
   // Per event: its node's level; for a barrier, the highest level its block reached before it in
   // that launch (the level the barrier closes), or the launch's lowest level before any.
