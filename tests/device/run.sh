@@ -195,6 +195,8 @@ for step in "${steps[@]}"; do
       # 10 s without progress), under compute-sanitizer at one case, and what the simulator and the
       # grader make of it: the table of lesson 18's README, $out/bugs.md. Then the races counted:
       # REPEAT runs (default 20000) of each at 2^20 integers, every block's sum exact (lesson 05's README).
+      # Commit bugs.md and bugs-counted.txt as assets/results/<device>-bugs.md and -bugs-counted.txt:
+      # the READMEs' results spans take them (tests/docs/results_blocks.py). Sanitizer logs: bugs-logs.tgz.
       note "lesson 18: every bug on the GPU, under compute-sanitizer, and on the simulator (table: bugs.md)"
       exe=$build/bin/18_common_bugs
       gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
@@ -214,7 +216,7 @@ for step in "${steps[@]}"; do
         sanitizers=""
         for tool in racecheck synccheck memcheck; do
           result=$(sanitized $tool 300 "$exe" --bug "$name" --backend gpu --n 2^16+1 --case-timeout 30)
-          cp "$out/san.tmp" "$out/bugs-$name-$tool.log"
+          mkdir -p "$out/bugs-logs" && cp "$out/san.tmp" "$out/bugs-logs/$name-$tool.log"
           sanitizers="$sanitizers${sanitizers:+; }$tool: $result"
         done
         on_sim=$("$exe" --bug "$name" --backend sim --no-sim-racecheck --case-timeout 10 2>&1 | tee -a "$out/bugs.log" | cell "$name")
@@ -228,6 +230,7 @@ for step in "${steps[@]}"; do
       done
       note "every fix on the GPU"
       "$exe" --all --fixed --backend gpu --case-timeout 60 2>&1 | tee -a "$out/bugs.log" || status=1
+      tar -C "$out" -czf "$out/bugs-logs.tgz" bugs-logs && rm -rf "$out/bugs-logs" "$out/san.tmp"
       note "bugs.md"; cat "$table"
       ;;
     *)
