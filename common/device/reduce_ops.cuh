@@ -221,10 +221,10 @@ __device__ __forceinline__ typename Op::Acc fold_pack(typename Op::Acc acc, cons
   if constexpr (requires { Op::fold_pack(acc, v, first); }) {
     return Op::fold_pack(acc, v, first);
   } else {
+    // Each value transformed, then folded in pairs, ((v0 v1) (v2 v3)): lesson 11's order for floats
     typename Op::Acc t[K];
 #pragma unroll
     for (unsigned j = 0; j < K; ++j) t[j] = Op::transform(v[j], first + j);
-    // ((v0 v1) (v2 v3)): lesson 11's order for floats
 #pragma unroll
     for (unsigned width = K / 2; width > 0; width /= 2)
 #pragma unroll

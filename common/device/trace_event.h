@@ -20,13 +20,20 @@ enum class EventKind : std::uint8_t {
 
 constexpr std::string_view to_string(EventKind k) {
   switch (k) {
-    case EventKind::load: return "load";
-    case EventKind::store: return "store";
-    case EventKind::combine: return "combine";
-    case EventKind::shuffle: return "shuffle";
-    case EventKind::atomic: return "atomic";
-    case EventKind::barrier: return "barrier";
-    case EventKind::warp_barrier: return "warp_barrier";
+    case EventKind::load:
+      return "load";
+    case EventKind::store:
+      return "store";
+    case EventKind::combine:
+      return "combine";
+    case EventKind::shuffle:
+      return "shuffle";
+    case EventKind::atomic:
+      return "atomic";
+    case EventKind::barrier:
+      return "barrier";
+    case EventKind::warp_barrier:
+      return "warp_barrier";
   }
   return "?";
 }

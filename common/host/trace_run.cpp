@@ -149,8 +149,8 @@ nlohmann::json record_trace(Session& session, const Plan& r, unsigned block,
     const auto operand_value = [](const TraceOperand& o) {
       return o.space == TraceSpace::none ? nlohmann::json(0) : number(o.value);
     };
-    event_list.push_back({launch, std::string(to_string(ev.kind)), ev.block, ev.thread, dst_space, dst_index,
-                          a_space, a_index, operand_value(ev.a), b_space, b_index,
+    event_list.push_back({launch, std::string(to_string(ev.kind)), ev.block, ev.thread, dst_space,
+                          dst_index, a_space, a_index, operand_value(ev.a), b_space, b_index,
                           operand_value(ev.b), barrier ? nlohmann::json(0) : number(ev.value),
                           ev.line});
   }

@@ -47,8 +47,8 @@ __device__ __forceinline__ typename Op::Acc thread_fold(const T* in, std::uint64
       const std::uint64_t q = p + L * stride;
       const bool more = q + (L - 1) * stride < packs;
       int4 next[L];
+      // in flight during the folds
       if (more)
-        // in flight during the folds
 #pragma unroll
         for (unsigned k = 0; k < L; ++k) next[k] = load_raw(body + (q + k * stride) * K);
 #pragma unroll
