@@ -20,83 +20,13 @@
 #include "tests/lessons/dropped_block.h"
 #include "tests/lessons/ladder_cases.h"
 
+// Lesson 18's catalogue of broken kernels (missing_barrier_in_loop, barrier_only_above_warp,
+// barrier_inside_branch, reads_past_shared_memory, never_writes_output, ...), graded here as
+// submissions; the warp tails below add variants the catalogue does not hold.
+#include "lessons/18_common_bugs/broken.cuh"
+
 RL_NAMESPACE_BEGIN
 namespace broken {
-
-// Lesson 03 without the barrier in its loop.
-template <class Trace = NoTrace>
-__global__ void missing_barrier_in_loop(In<Trace> in, Out<Trace> out, std::uint64_t n) {
-  Shared<Trace> partial = dynamic_shared<float>();
-  const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
-  partial[tid] = i < n ? in[i] : 0.0f;
-  __syncthreads();
-  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (tid < stride) partial[tid] += partial[tid + stride];
-  }
-  if (tid == 0) out[blockIdx.x] = partial[0];
-}
-
-// Lesson 03 whose barrier stops once a warp's worth of threads is left.
-template <class Trace = NoTrace>
-__global__ void barrier_only_above_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) {
-  Shared<Trace> partial = dynamic_shared<float>();
-  const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
-  partial[tid] = i < n ? in[i] : 0.0f;
-  __syncthreads();
-  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (tid < stride) partial[tid] += partial[tid + stride];
-    if (stride > 32) __syncthreads();
-  }
-  if (tid == 0) out[blockIdx.x] = partial[0];
-}
-
-// Lesson 03 with its barrier inside the branch.
-template <class Trace = NoTrace>
-__global__ void barrier_inside_branch(In<Trace> in, Out<Trace> out, std::uint64_t n) {
-  Shared<Trace> partial = dynamic_shared<float>();
-  const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
-  partial[tid] = i < n ? in[i] : 0.0f;
-  __syncthreads();
-  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (tid < stride) {
-      partial[tid] += partial[tid + stride];
-      __syncthreads();
-    }
-  }
-  if (tid == 0) out[blockIdx.x] = partial[0];
-}
-
-// Lesson 03 starting at stride blockDim.x: thread 0 reads one slot past the block's.
-template <class Trace = NoTrace>
-__global__ void reads_past_shared_memory(In<Trace> in, Out<Trace> out, std::uint64_t n) {
-  Shared<Trace> partial = dynamic_shared<float>();
-  const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
-  partial[tid] = i < n ? in[i] : 0.0f;
-  __syncthreads();
-  for (unsigned stride = blockDim.x; stride > 0; stride /= 2) {
-    if (tid < stride) partial[tid] += partial[tid + stride];
-    __syncthreads();
-  }
-  if (tid == 0) out[blockIdx.x] = partial[0];
-}
-
-// Lesson 03 that forgets to store the block's result.
-template <class Trace = NoTrace>
-__global__ void never_writes_output(In<Trace> in, Out<Trace>, std::uint64_t n) {
-  Shared<Trace> partial = dynamic_shared<float>();
-  const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
-  partial[tid] = i < n ? in[i] : 0.0f;
-  __syncthreads();
-  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (tid < stride) partial[tid] += partial[tid + stride];
-    __syncthreads();
-  }
-}
 
 // Lesson 05's block levels, then a warp tail: Harris's volatile one, or the __syncwarp one without
 // the wait between a level's reads and its writes (through the checked view, or through a raw
@@ -201,9 +131,9 @@ TEST_CASE("each broken submission gets its bug class and a report that names it"
   using namespace rl::broken;
   const std::vector<Broken> broken{
       {plan<&missing_barrier_in_loop<NoTrace>, 1>("missing_barrier_in_loop"), BugClass::race,
-       "racecheck: write-after-read race on shared[1]: thread 0 read it at test_grading_sim.cpp:"},
+       "racecheck: write-after-read race on shared[1]: thread 0 read it at broken.cuh:"},
       {plan<&barrier_only_above_warp<NoTrace>, 1>("barrier_only_above_warp"), BugClass::race,
-       "racecheck: write-after-read race on shared[1]: thread 0 read it at test_grading_sim.cpp:"},
+       "racecheck: write-after-read race on shared[1]: thread 0 read it at broken.cuh:"},
       {plan<&warp_tail<Tail::volatile_2007, NoTrace>, 2>("volatile_tail"), BugClass::race,
        "racecheck: write-after-read race on shared[1]: thread 0 read it at test_grading_sim.cpp:"},
       {plan<&warp_tail<Tail::missing_syncwarp, NoTrace>, 2>("missing_syncwarp"), BugClass::race,
