@@ -22,51 +22,32 @@
 
 // Lesson 18's catalogue of broken kernels (missing_barrier_in_loop, barrier_only_above_warp,
 // barrier_inside_branch, reads_past_shared_memory, never_writes_output, ...), graded here as
-// submissions; the warp tails below add variants the catalogue does not hold.
+// submissions; the one kernel below adds a variant the catalogue does not hold.
 #include "lessons/18_common_bugs/broken.cuh"
 
 RL_NAMESPACE_BEGIN
 namespace broken {
 
-// Lesson 05's block levels, then a warp tail: Harris's volatile one, or the __syncwarp one without
-// the wait between a level's reads and its writes (through the checked view, or through a raw
-// pointer the detector cannot see).
-enum class Tail { volatile_2007, missing_syncwarp, missing_syncwarp_raw };
-template <Tail T, class Trace = NoTrace>
-__global__ void warp_tail(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+// Lesson 18's missing_syncwarp with its shared memory written through a raw pointer, which the
+// race detector cannot see: only the thread orders can catch it.
+template <class Trace = NoTrace>
+__global__ void missing_syncwarp_raw(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
-  const std::uint64_t i = std::uint64_t{blockIdx.x} * (2 * blockDim.x) + tid;
-  Float<Trace> sum = i < n ? in[i] : 0.0f;
-  if (i + blockDim.x < n) sum += in[i + blockDim.x];
-  partial[tid] = sum;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
+  partial[tid] = i < n ? in[i] : 0.0f;
   __syncthreads();
   for (unsigned stride = blockDim.x / 2; stride > 32; stride /= 2) {
     if (tid < stride) partial[tid] += partial[tid + stride];
     __syncthreads();
   }
   if (tid < 32) {
-    if constexpr (T == Tail::volatile_2007) {
-      VolatileShared<Trace> v = partial;
-      v[tid] = v[tid] + v[tid + 32];
-      v[tid] = v[tid] + v[tid + 16];
-      v[tid] = v[tid] + v[tid + 8];
-      v[tid] = v[tid] + v[tid + 4];
-      v[tid] = v[tid] + v[tid + 2];
-      v[tid] = v[tid] + v[tid + 1];
-    } else {
-      float* raw = dynamic_shared<float>();
-      Float<Trace> s = partial[tid];
-      for (unsigned stride = 32; stride > 0; stride /= 2) {
-        if constexpr (T == Tail::missing_syncwarp) {
-          if (tid + stride < blockDim.x) s += partial[tid + stride];
-          partial[tid] = s;
-        } else {
-          if (tid + stride < blockDim.x) s += raw[tid + stride];
-          raw[tid] = s;
-        }
-        __syncwarp();
-      }
+    float* raw = dynamic_shared<float>();
+    Float<Trace> sum = partial[tid];
+    for (unsigned stride = 32; stride > 0; stride /= 2) {
+      if (tid + stride < blockDim.x) sum += raw[tid + stride];
+      raw[tid] = sum;
+      __syncwarp();
     }
   }
   if (tid == 0) out[blockIdx.x] = partial[0];
@@ -134,10 +115,10 @@ TEST_CASE("each broken submission gets its bug class and a report that names it"
        "racecheck: write-after-read race on shared[1]: thread 0 read it at broken.cuh:"},
       {plan<&barrier_only_above_warp<NoTrace>, 1>("barrier_only_above_warp"), BugClass::race,
        "racecheck: write-after-read race on shared[1]: thread 0 read it at broken.cuh:"},
-      {plan<&warp_tail<Tail::volatile_2007, NoTrace>, 2>("volatile_tail"), BugClass::race,
-       "racecheck: write-after-read race on shared[1]: thread 0 read it at test_grading_sim.cpp:"},
-      {plan<&warp_tail<Tail::missing_syncwarp, NoTrace>, 2>("missing_syncwarp"), BugClass::race,
-       "racecheck: write-after-read race on shared[16]: thread 0 read it at test_grading_sim.cpp:"},
+      {plan<&volatile_tail<NoTrace>, 1>("volatile_tail"), BugClass::race,
+       "racecheck: write-after-read race on shared[1]: thread 0 read it at broken.cuh:"},
+      {plan<&missing_syncwarp<NoTrace>, 1>("missing_syncwarp"), BugClass::race,
+       "racecheck: write-after-read race on shared[16]: thread 0 read it at broken.cuh:"},
       {plan<&barrier_inside_branch<NoTrace>, 1>("barrier_inside_branch"), BugClass::barrier,
        "is not reached by threads"},
       {plan<&reads_past_shared_memory<NoTrace>, 1>("reads_past_shared_memory"),
@@ -146,8 +127,8 @@ TEST_CASE("each broken submission gets its bug class and a report that names it"
       {plan<&never_writes_output<NoTrace>, 1>("never_writes_output"), BugClass::never_written,
        "never written"},
       // The detector cannot see a raw pointer: the thread orders still can.
-      {plan<&warp_tail<Tail::missing_syncwarp_raw, NoTrace>, 2>("missing_syncwarp_raw"),
-       BugClass::thread_order, "right in lane order, wrong when the threads run in reverse order"},
+      {plan<&missing_syncwarp_raw<NoTrace>, 1>("missing_syncwarp_raw"), BugClass::thread_order,
+       "right in lane order, wrong when the threads run in reverse order"},
       {test::dropped_block_plan<Backend::sim>(), BugClass::lost_input,
        "n=257 block=256 seed=1 uniform: expected"},
   };
@@ -159,8 +140,7 @@ TEST_CASE("each broken submission gets its bug class and a report that names it"
     CHECK_THAT(g.failure, Catch::Contains(b.phrase));
   }
   // With the detector off, the missing __syncwarp is still caught, by the thread orders.
-  const Grade off =
-      grade(plan<&warp_tail<Tail::missing_syncwarp, NoTrace>, 2>("missing_syncwarp"), false);
+  const Grade off = grade(plan<&missing_syncwarp<NoTrace>, 1>("missing_syncwarp"), false);
   CHECK(off.bug == BugClass::thread_order);
 }
 
