@@ -1,9 +1,29 @@
-"""README text that comes from a committed results file is generated, never typed: each span
-    <!-- results: FILE [line=REGEX] [after=TEXT] [cell=K] [bullets] -->...<!-- end results -->
-of a Markdown file holds FILE (a path from the repository root), or the part the options pick: the
-first line matching REGEX, what follows TEXT on it, its K-th table cell (from 1), each line as a
-list item. A span whose opening comment ends its line is a block; otherwise the text is inline, in
-backticks.
+"""README text that comes from a committed results file is generated, never typed. Each span
+    <!-- results: FILE [options] -->...<!-- end results -->
+of a Markdown file holds what FILE (a path from the repository root) gives. A span whose opening
+comment ends its line is a block; otherwise it is inline, within a sentence or a table cell.
+
+A text file (.md, .txt): the file, or the part the options pick: line=REGEX (the first line
+matching it), after=TEXT (what follows TEXT on it), cell=K (its K-th table cell, from 1), bullets
+(each line as a list item). Inline, the text goes in backticks.
+
+A results JSON (FILE may list several, comma-separated, all of one device): table=KIND renders a
+table under a generated line naming the device (labelled a second device unless it is the course's
+H100), the date the file records and the file; value=KIND renders one number, inline, as is. The
+numbers are formatted as the programs print them (common/host/table.cpp). The kinds, each in its
+module under tests/docs/tables/ (its docstring has the details):
+    table=ladder n=2^20[,2^28] [lessons=07,08] [columns="time,x CUB"]   the runner's ladder table
+    table=lesson lessons=08 n=2^20,2^24,2^28 [versus=07]             a lesson's own rows per size
+    table=times n=2^20,2^24 kernels=10,10/host_finish,11 [labels="a|b|c"]    medians side by side
+    table=ops [n=2^28] [ops=...] [types=...]                          lesson 13, operators x types
+    table=rows|columns [op=sum] [type=float32] [shapes=4096x4096,...]     lessons 14 and 15
+    table=axes [op=sum] [type=float32]                                lesson 16
+    table=scaling [gpus=1,2,4,8]                                      lesson 17
+    value=time|gbps|pct|xcub|min|max|tolerance n=2^28 lesson=11[/variant]    one run's figure
+    value=ratio n=2^28 lesson=06 over=01          lesson 01's median / lesson 06's ("x lesson 01")
+    value=time|gbps n=2^20 lesson=ceiling|cub     the streaming read's or CUB's, same run
+e.g. <!-- results: assets/results/h100-bench.json table=ladder n=2^24 lessons=07,08 -->
+
     python3 tests/docs/results_blocks.py REPO_ROOT           # check: exits 1 naming stale spans
     python3 tests/docs/results_blocks.py REPO_ROOT --write   # regenerate them"""
 import glob
@@ -11,8 +31,9 @@ import os
 import re
 import sys
 
-root = sys.argv[1]
-write = "--write" in sys.argv[2:]
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import tables  # noqa: E402
+
 SPAN = re.compile(r"<!-- results: (\S+)((?: [a-z]+(?:=(?:\"[^\"]*\"|\S+))?)*) -->(.*?)<!-- end results -->", re.S)
 OPTION = re.compile(r" ([a-z]+)(?:=(?:\"([^\"]*)\"|(\S+)))?")
 
@@ -21,13 +42,20 @@ def cells(row):
     return [c.strip() for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))]
 
 
-def generated(path, options, block):
-    text = open(os.path.join(root, path), encoding="utf-8").read().rstrip("\n")
-    opts = {m.group(1): m.group(2) if m.group(2) is not None else m.group(3) for m in OPTION.finditer(options)}
+def options(text):
+    return {m.group(1): m.group(2) if m.group(2) is not None else m.group(3)
+            for m in OPTION.finditer(text)}
+
+
+def from_text(root, path, opts, block):
+    try:
+        text = open(os.path.join(root, path), encoding="utf-8").read().rstrip("\n")
+    except OSError as e:
+        raise tables.SpanError(str(e))
     if "line" in opts:
         hits = [l for l in text.split("\n") if re.search(opts["line"], l)]
         if not hits:
-            raise SystemExit(f"{path}: no line matches {opts['line']!r}")
+            raise tables.SpanError(f"{path}: no line matches {opts['line']!r}")
         text = hits[0]
     if "after" in opts:
         text = text.split(opts["after"], 1)[1]
@@ -38,22 +66,57 @@ def generated(path, options, block):
     return "\n" + text + "\n" if block else " `" + text.strip() + "` "
 
 
-stale = []
-for md in sorted(glob.glob(os.path.join(root, "**", "*.md"), recursive=True)):
-    if "/build" in md or "/.carry" in md or "/.git/" in md:
-        continue
-    old = open(md, encoding="utf-8").read()
+def generated(root, md, files, opts, block):
+    paths = files.split(",")
+    if not all(p.endswith(".json") for p in paths):
+        if len(paths) > 1:
+            raise tables.SpanError("only JSON spans may name several files")
+        return from_text(root, files, opts, block)
+    text = tables.render(root, md, paths, opts)
+    return "\n" + text + "\n" if block else text
 
-    def fill(m):
-        block = m.group(3).startswith("\n")
-        return f"<!-- results: {m.group(1)}{m.group(2)} -->{generated(m.group(1), m.group(2), block)}<!-- end results -->"
 
-    new = SPAN.sub(fill, old)
-    if new != old:
-        stale.append(os.path.relpath(md, root))
-        if write:
-            open(md, "w", encoding="utf-8").write(new)
-if stale and not write:
-    print("stale results spans (run: python3 tests/docs/results_blocks.py . --write):\n  " + "\n  ".join(stale))
-    sys.exit(1)
-print(("regenerated: " + ", ".join(stale)) if stale else "every results span matches its file")
+def markdown_files(root):
+    for md in sorted(glob.glob(os.path.join(root, "**", "*.md"), recursive=True)):
+        rel = os.path.relpath(md, root)
+        if not re.match(r"(build[^/]*|\.carry|\.git)/", rel):
+            yield rel
+
+
+def main(argv):
+    root = argv[1]
+    write = "--write" in argv[2:]
+    stale, broken = [], []
+    for md in markdown_files(root):
+        path = os.path.join(root, md)
+        old = open(path, encoding="utf-8").read()
+
+        def fill(m):
+            block = m.group(3).startswith("\n")
+            try:
+                body = generated(root, md, m.group(1), options(m.group(2)), block)
+            except tables.SpanError as e:
+                line = old[:m.start()].count("\n") + 1
+                broken.append(f"{md}:{line}: <!-- results: {m.group(1)}{m.group(2)} -->: {e}")
+                return m.group(0)
+            return f"<!-- results: {m.group(1)}{m.group(2)} -->{body}<!-- end results -->"
+
+        new = SPAN.sub(fill, old)
+        if new != old:
+            stale.append(md)
+            if write:
+                open(path, "w", encoding="utf-8").write(new)
+    if broken:
+        print("results spans that cannot be generated:\n  " + "\n  ".join(broken))
+    if stale and not write:
+        print("stale results spans (run: python3 tests/docs/results_blocks.py . --write):\n  " +
+              "\n  ".join(stale))
+        return 1
+    if broken:
+        return 1
+    print(("regenerated: " + ", ".join(stale)) if stale else "every results span matches its file")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

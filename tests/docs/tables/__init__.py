@@ -1,0 +1,27 @@
+"""Markdown generated from committed results JSON: one module per table kind (table=KIND), and
+inline values of the ladder's results (value=KIND). results_blocks.py calls render()."""
+from . import axes, bench, ladder, lesson, matrix, ops, scaling, times
+from .common import SpanError
+
+KINDS = {
+    "ladder": ladder.render,
+    "lesson": lesson.render,
+    "times": times.render,
+    "ops": ops.render,
+    "rows": matrix.render,
+    "columns": matrix.render,
+    "axes": axes.render,
+    "scaling": scaling.render,
+}
+
+
+def render(root, md, files, opts):
+    """The text of a span over JSON files (paths from the repository root), `md` the Markdown file
+    it sits in (for its links): a table for table=KIND, one number for value=KIND."""
+    if "table" in opts:
+        if opts["table"] not in KINDS:
+            raise SpanError(f"table={opts['table']}: one of {', '.join(KINDS)}")
+        return KINDS[opts["table"]](root, md, files, opts)
+    if "value" in opts:
+        return bench.value(bench.load(root, files), opts)
+    raise SpanError("a span over JSON needs table=KIND or value=KIND")

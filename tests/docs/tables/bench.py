@@ -1,0 +1,138 @@
+"""The ladder's results (schema reducelab.results: `reducelab bench|ladder --json`, a lesson's
+`--json`): its runs in the order the file gives them, each with the baselines measured in the same
+run, and every figure the runner's table prints (common/runner/ladder.cpp), computed as it computes
+them. Also the inline values: `value=time|gbps|pct|xcub|ratio|min|max|tolerance n=N lesson=L
+[variant=V] [over=L2]`, and lesson=ceiling or lesson=cub for the baselines' time and GB/s."""
+from . import common
+from .common import SpanError, duration, fixed
+
+SCHEMAS = ("reducelab.results",)
+CEILING = "streaming read (ceiling)"
+CUB = "cub::DeviceReduce::Sum"
+
+
+class Bench:
+    def __init__(self, docs):
+        self.docs = docs
+        self.simulated = bool(docs[0][1]["device"].get("simulated"))
+        self.runs = []  # (run, the baseline of its own file at its n, or None)
+        self.baselines = {}  # n -> the first file's baseline at n
+        for _, doc in docs:
+            own = {b["n"]: b for b in doc.get("baselines", [])}
+            for n, b in own.items():
+                self.baselines.setdefault(n, b)
+            for r in doc.get("runs", []):
+                self.runs.append((r, own.get(r["n"])))
+
+    def at(self, n, lessons=None):
+        """The runs at n (of the lessons named, else all), in the file's order."""
+        return [(r, b) for r, b in self.runs
+                if r["n"] == n and (lessons is None or r["lesson"] in lessons)]
+
+    def find(self, n, lesson, variant=""):
+        for r, b in self.runs:
+            if r["n"] == n and r["lesson"] == lesson and r.get("variant", "") == variant:
+                return r, b
+        return None
+
+    def first_ms(self, n):
+        """Lesson 01's median at n: what "x lesson 01" divides."""
+        hit = self.find(n, 1)
+        return ms_of(hit[0]) if hit and "time" in hit[0] else None
+
+
+def ms_of(run):
+    return run["time"]["median_ms"]
+
+
+def name_of(run):
+    v = run.get("variant", "")
+    return run["slug"] + (" / " + v if v else "")
+
+
+def ceiling_of(b):
+    return b.get("stream_read_gbps") if b and b.get("stream_read") else None
+
+
+def cub_ms(b):
+    return b["cub"]["median_ms"] if b and b.get("cub") else None
+
+
+def figures(bench, run, base, versus_ms=None):
+    """The runner's cells for one run: time, GB/s, % of ceiling, x versus (lesson 01 in the
+    ladder), x CUB; '-' where the run or its baseline lacks what a cell needs."""
+    if "time" not in run:
+        return {k: "-" for k in ("time", "GB/s", "% of ceiling", "x lesson", "x CUB")}
+    ms = ms_of(run)
+    gpu = not bench.simulated
+    ceiling, cub = ceiling_of(base), cub_ms(base)
+    return {
+        "time": duration(ms),
+        "GB/s": fixed(run["gbps"], 0) if gpu else "-",
+        "% of ceiling": fixed(100.0 * run["gbps"] / ceiling, 1) if gpu and ceiling else "-",
+        "x lesson": fixed(versus_ms / ms, 2) if gpu and versus_ms else "-",
+        "x CUB": fixed(cub / ms, 2) if gpu and cub else "-",
+    }
+
+
+def ceiling_figures(b, versus_ms):
+    ms = b["stream_read"]["median_ms"]
+    cub = cub_ms(b)
+    return {"block": str(b.get("stream_read_block", "-")), "time": duration(ms),
+            "GB/s": fixed(b["stream_read_gbps"], 0), "% of ceiling": "100.0",
+            "x lesson": fixed(versus_ms / ms, 2) if versus_ms else "-",
+            "x CUB": fixed(cub / ms, 2) if cub else "-"}
+
+
+def cub_figures(b, versus_ms):
+    ms = cub_ms(b)
+    gbps = b["n"] * 4 / (ms * 1e6)  # float32 input bytes / time, as gigabytes_per_second
+    ceiling = ceiling_of(b)
+    return {"block": "-", "time": duration(ms), "GB/s": fixed(gbps, 0),
+            "% of ceiling": fixed(100.0 * gbps / ceiling, 1) if ceiling else "-",
+            "x lesson": fixed(versus_ms / ms, 2) if versus_ms else "-", "x CUB": "1.00"}
+
+
+def load(root, files):
+    return Bench(common.load(root, files, SCHEMAS))
+
+
+def value(bench, opts):
+    """One number for a sentence: value=KIND n=N lesson=L [variant=V] [over=L2[/V2]]."""
+    kind = opts["value"]
+    n = common.parse_size(opts.get("n", ""))
+    which = opts.get("lesson", "")
+    base = bench.baselines.get(n)
+    if which in ("ceiling", "cub"):
+        if not base or (which == "ceiling" and not base.get("stream_read")) or \
+                (which == "cub" and not base.get("cub")):
+            raise SpanError(f"no {which} baseline at n={common.size_text(n)}")
+        ms = base["stream_read"]["median_ms"] if which == "ceiling" else base["cub"]["median_ms"]
+        gbps = base["stream_read_gbps"] if which == "ceiling" else n * 4 / (ms * 1e6)
+        if kind == "time":
+            return duration(ms)
+        if kind == "gbps":
+            return fixed(gbps, 0)
+        raise SpanError(f"value={kind} is not given for lesson={which} (time or gbps)")
+    lesson, variant = common.kernel_key(which)
+    variant = opts.get("variant", variant)
+    hit = bench.find(n, lesson, variant)
+    if not hit or "time" not in hit[0]:
+        raise SpanError(f"no timed run of lesson {which} {variant} at n={common.size_text(n)}")
+    run, own = hit
+    if kind == "min":
+        return duration(run["time"]["min_ms"])
+    if kind == "max":
+        return duration(run["time"]["max_ms"])
+    if kind == "tolerance":
+        return fixed(run["tolerance"], 0)
+    if kind == "ratio":
+        other = bench.find(n, *common.kernel_key(opts.get("over", "")))
+        if not other:
+            raise SpanError(f"value=ratio needs over=LESSON with a run at n={common.size_text(n)}")
+        return fixed(ms_of(other[0]) / ms_of(run), 2)
+    cells = figures(bench, run, own)
+    key = {"time": "time", "gbps": "GB/s", "pct": "% of ceiling", "xcub": "x CUB"}.get(kind)
+    if key is None:
+        raise SpanError(f"value={kind}: one of time, gbps, pct, xcub, ratio, min, max, tolerance")
+    return cells[key]
