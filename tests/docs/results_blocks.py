@@ -21,7 +21,7 @@ module under tests/docs/tables/ (its docstring has the details):
     table=scaling [gpus=1,2,4,8]                                      lesson 17
     value=time|gbps|pct|xcub|min|max|tolerance n=2^28 lesson=11[/variant]    one run's figure
     value=ratio n=2^28 lesson=06 over=01          lesson 01's median / lesson 06's ("x lesson 01")
-    value=time|gbps n=2^20 lesson=ceiling|cub     the streaming read's or CUB's, same run
+    value=time|gbps|pct n=2^20 lesson=ceiling|cub     the streaming read's or CUB's, same run
 e.g. <!-- results: assets/results/h100-bench.json table=ladder n=2^24 lessons=07,08 -->
 
     python3 tests/docs/results_blocks.py REPO_ROOT           # check: exits 1 naming stale spans

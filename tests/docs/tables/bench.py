@@ -2,7 +2,7 @@
 `--json`): its runs in the order the file gives them, each with the baselines measured in the same
 run, and every figure the runner's table prints (common/runner/ladder.cpp), computed as it computes
 them. Also the inline values: `value=time|gbps|pct|xcub|ratio|min|max|tolerance n=N lesson=L
-[variant=V] [over=L2]`, and lesson=ceiling or lesson=cub for the baselines' time and GB/s."""
+[variant=V] [over=L2]`, and lesson=ceiling or lesson=cub for the baselines' time, GB/s and % of ceiling."""
 from . import common
 from .common import SpanError, duration, fixed
 
@@ -113,7 +113,9 @@ def value(bench, opts):
             return duration(ms)
         if kind == "gbps":
             return fixed(gbps, 0)
-        raise SpanError(f"value={kind} is not given for lesson={which} (time or gbps)")
+        if kind == "pct" and ceiling_of(base):
+            return fixed(100.0 * gbps / ceiling_of(base), 1)
+        raise SpanError(f"value={kind} is not given for lesson={which} (time, gbps or pct)")
     lesson, variant = common.kernel_key(which)
     variant = opts.get("variant", variant)
     hit = bench.find(n, lesson, variant)
