@@ -49,7 +49,8 @@ def options(text):
 
 def from_text(root, path, opts, block):
     try:
-        text = open(os.path.join(root, path), encoding="utf-8").read().rstrip("\n")
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            text = f.read().rstrip("\n")
     except OSError as e:
         raise tables.SpanError(str(e))
     if "line" in opts:
@@ -89,7 +90,8 @@ def main(argv):
     stale, broken = [], []
     for md in markdown_files(root):
         path = os.path.join(root, md)
-        old = open(path, encoding="utf-8").read()
+        with open(path, encoding="utf-8") as f:
+            old = f.read()
 
         def fill(m):
             block = m.group(3).startswith("\n")
@@ -105,7 +107,8 @@ def main(argv):
         if new != old:
             stale.append(md)
             if write:
-                open(path, "w", encoding="utf-8").write(new)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(new)
     if broken:
         print("results spans that cannot be generated:\n  " + "\n  ".join(broken))
     if stale and not write:

@@ -1,0 +1,107 @@
+"""The results check sees a hand edit: README.md and lesson 01's README, with the results files,
+are copied to a scratch folder; the check passes there; then ONE number inside one generated table
+(and, separately, one inline value) is changed, and the check must fail naming that file and no
+other, and --write must give back the file exactly as it was. A span that cannot be rendered fails
+too, naming the file and line.
+    python3 tests/docs/test_results_spans.py REPO_ROOT"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.abspath(sys.argv.pop(1) if len(sys.argv) > 1 else ".")
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results_blocks.py")
+LESSON = "lessons/01_interleaved_divergent/README.md"
+TABLE_SPAN = re.compile(r"<!-- results: \S+\.json[^>]* table=\S+[^>]*-->\n(.*?)<!-- end results -->", re.S)
+VALUE_SPAN = re.compile(r"<!-- results: \S+\.json[^>]* value=\S+[^>]*-->([^<\n]+)<!-- end results -->")
+
+
+def check(root, *extra):
+    return subprocess.run([sys.executable, SCRIPT, root, *extra], capture_output=True, text=True)
+
+
+def bump_a_digit(text, start, end):
+    """`text` with the last digit in [start, end) that belongs to a number changed (9 -> 0, else
+    +1): one number of a table or sentence, no other character touched."""
+    for i in range(end - 1, start - 1, -1):
+        if text[i].isdigit():
+            return text[:i] + str((int(text[i]) + 1) % 10) + text[i + 1:]
+    raise AssertionError("no digit in the span")
+
+
+class HandEdits(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.root = self.dir.name
+        for rel in ("README.md", LESSON):
+            os.makedirs(os.path.dirname(os.path.join(self.root, rel)), exist_ok=True)
+            shutil.copy(os.path.join(ROOT, rel), os.path.join(self.root, rel))
+        shutil.copytree(os.path.join(ROOT, "assets/results"),
+                        os.path.join(self.root, "assets/results"))
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def read(self, rel):
+        with open(os.path.join(self.root, rel), encoding="utf-8") as f:
+            return f.read()
+
+    def write(self, rel, text):
+        with open(os.path.join(self.root, rel), "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def edit_and_expect_failure(self, rel, span, name):
+        original = self.read(rel)
+        m = span.search(original)
+        self.assertIsNotNone(m, f"{rel} has no {name} span")
+        # the last number of the first table row below the header and rule, or of the value
+        body_start = m.start(1)
+        if span is TABLE_SPAN:
+            rows = [r for r in re.finditer(r"^\|.*\|$", original[m.start(1):m.end(1)], re.M)]
+            self.assertGreater(len(rows), 2, f"{rel}: the table has no rows")
+            body_start, end = m.start(1) + rows[2].start(), m.start(1) + rows[2].end()
+        else:
+            end = m.end(1)
+        edited = bump_a_digit(original, body_start, end)
+        self.assertNotEqual(edited, original)
+        self.write(rel, edited)
+        r = check(self.root)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        named = [l.strip() for l in r.stdout.split("\n") if l.startswith("  ")]
+        self.assertEqual(named, [rel], r.stdout)  # that file, and no other
+        r = check(self.root, "--write")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(self.read(rel), original, f"--write did not restore {rel}")
+        self.assertEqual(check(self.root).returncode, 0)
+
+    def test_the_copies_pass(self):
+        r = check(self.root)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("every results span matches its file", r.stdout)
+
+    def test_a_number_edited_in_the_top_ladder_table(self):
+        self.edit_and_expect_failure("README.md", TABLE_SPAN, "table")
+
+    def test_a_number_edited_in_a_lesson_table(self):
+        self.edit_and_expect_failure(LESSON, TABLE_SPAN, "table")
+
+    def test_a_number_edited_in_a_sentence(self):
+        self.edit_and_expect_failure(LESSON, VALUE_SPAN, "value")
+
+    def test_a_span_that_cannot_be_rendered(self):
+        text = self.read(LESSON)
+        m = TABLE_SPAN.search(text)
+        self.write(LESSON, text[:m.start()] + text[m.start():].replace("table=lesson", "table=pie", 1))
+        line = text[:m.start()].count("\n") + 1
+        for extra in ((), ("--write",)):
+            r = check(self.root, *extra)
+            self.assertEqual(r.returncode, 1, r.stdout)
+            self.assertIn(f"{LESSON}:{line}: ", r.stdout)
+            self.assertIn("table=pie: one of", r.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
