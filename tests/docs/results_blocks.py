@@ -23,6 +23,9 @@ module under tests/docs/tables/ (its docstring has the details):
     value=ratio n=2^28 lesson=06 over=01          lesson 01's median / lesson 06's ("x lesson 01")
     value=time|gbps|pct n=2^20 lesson=ceiling|cub     the streaming read's or CUB's, same run
 e.g. <!-- results: assets/results/h100-bench.json table=ladder n=2^24 lessons=07,08 -->
+(min and max are the fastest and slowest timed sample). A span that cannot be rendered (no such
+file, another schema, files of two devices, a selection no run matches) fails the check, and
+--write, naming the Markdown file and line.
 
     python3 tests/docs/results_blocks.py REPO_ROOT           # check: exits 1 naming stale spans
     python3 tests/docs/results_blocks.py REPO_ROOT --write   # regenerate them"""
