@@ -76,6 +76,7 @@ nlohmann::json table_record(const std::string& schema, Device& device, std::uint
                             unsigned samples) {
   return {{"schema", schema},
           {"version", results_schema_version},
+          {"created_utc", utc_now()},  // the README tables say when they were measured
           {"backend", std::string(to_string(device.backend()))},
           {"device", device.describe()},
           {"seed", seed},

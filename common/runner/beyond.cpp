@@ -90,7 +90,8 @@ int run_beyond(const char* self, const BeyondOptions& o) {
     if (o.json_path.empty() || !fs::exists(record)) continue;
     nlohmann::json doc = read_record(record);
     fs::remove(record);
-    for (const char* key : {"backend", "device"})  // the same machine for every lesson
+    // the same machine for every lesson; the first lesson's date stands for the record's
+    for (const char* key : {"created_utc", "backend", "device"})
       if (!merged.contains(key) && doc.contains(key)) merged[key] = doc[key];
     for (auto run : doc.value("runs", nlohmann::json::array())) {
       run["lesson"] = l.exe;  // the viewer's label starts with it

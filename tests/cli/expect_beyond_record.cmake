@@ -1,5 +1,6 @@
 # Runs `reducelab beyond` (EXE) on the simulator with --json OUT and passes only when it exits 0 and
-# OUT is one reducelab.beyond record holding every lesson 13-16, each with verified runs.
+# OUT is one reducelab.beyond record holding every lesson 13-16, each with verified runs and its
+# date.
 file(REMOVE "${OUT}")
 execute_process(COMMAND ${EXE} beyond --backend sim --json ${OUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -10,10 +11,20 @@ string(JSON schema GET "${doc}" schema)
 if(NOT schema STREQUAL "reducelab.beyond")
   message(FATAL_ERROR "schema is '${schema}'")
 endif()
+# the README tables say when a record was measured: the record and each lesson's carry the date
+set(utc "^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z$")
+string(JSON created ERROR_VARIABLE missing GET "${doc}" created_utc)
+if(missing OR NOT created MATCHES "${utc}")
+  message(FATAL_ERROR "the record's created_utc is '${created}' ${missing}")
+endif()
 foreach(lesson 13_operators_and_types 14_row_reduce 15_column_reduce 16_any_axes)
   string(JSON lesson_schema ERROR_VARIABLE missing GET "${doc}" lessons ${lesson} schema)
   if(missing)
     message(FATAL_ERROR "no record of ${lesson}: ${missing}")
+  endif()
+  string(JSON created ERROR_VARIABLE missing GET "${doc}" lessons ${lesson} created_utc)
+  if(missing OR NOT created MATCHES "${utc}")
+    message(FATAL_ERROR "${lesson}'s created_utc is '${created}' ${missing}")
   endif()
 endforeach()
 string(JSON runs LENGTH "${doc}" runs)
