@@ -48,8 +48,8 @@ unsigned resident_blocks(void (*kernel)(Params...), unsigned block, std::size_t 
   return occupancy_detail::remembered(key, block, shared_bytes, 0, [&] {
 #if defined(__CUDACC__)
     int per_sm = 0;
-    RL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, key, static_cast<int>(block),
-                                                                shared_bytes));
+    RL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, key, static_cast<int>(block), shared_bytes));
     return s.sm_count * static_cast<unsigned>(per_sm);
 #else
     constexpr std::size_t shared_per_sm = 228 << 10, kept_per_block = 1 << 10;

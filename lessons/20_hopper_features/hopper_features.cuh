@@ -59,16 +59,16 @@ __global__ void __launch_bounds__(Block)
   cudaGridDependencySynchronize();
   cudaTriggerProgrammaticLaunchCompletion();
   const cg::cluster_group cluster = cg::this_cluster();
-  // No block may write into another's shared memory before that block has started: an arrival
-  // now, whose wait below finds every block of the cluster long since arrived.
-  cluster.barrier_arrive();
+  // No block may write into another's shared memory before that block has started: once every
+  // block of the cluster has passed this barrier, all have (they are launched together).
+  cluster.sync();
   const Float<Trace> sum = block_sum<Block, Trace>(vectorized_sum<Block, 4, Trace>(in, n));
+  const unsigned rank = cluster.block_rank(), size = cluster.num_blocks();
+  float* const slots = dynamic_shared<float>();  // in block 0 of the cluster: slot r, rank r's sum
+  Float<Trace> cluster_sum = 0.0f;               // block 0's thread 0: the cluster's sum
 
   // THE IDEA: one word per block into the first block's shared memory (distributed shared memory:
   // a store to another SM of the cluster), one cluster barrier, and the first block has them all.
-  const unsigned rank = cluster.block_rank(), size = cluster.num_blocks();
-  float* const slots = dynamic_shared<float>();  // in block 0 of the cluster: slot r, rank r's sum
-  cluster.barrier_wait();
   if (threadIdx.x == 0) {
     Shared<Trace> first_blocks_slots = cluster.map_shared_rank(slots, 0);
     first_blocks_slots[rank] = sum;
@@ -76,9 +76,7 @@ __global__ void __launch_bounds__(Block)
   // Release and acquire at cluster scope: every rank's store comes before block 0's reads below.
   cluster.sync();
   if (rank != 0) return;  // nobody reads this block's shared memory: the whole block may exit
-
   // The cluster's sums in rank order, added by warp 0 in a fixed tree: the same bits every run.
-  Float<Trace> cluster_sum = 0.0f;
   if (threadIdx.x < 32) {
     const Shared<Trace> received = slots;
     cluster_sum = threadIdx.x < size ? Float<Trace>(received[threadIdx.x]) : 0.0f;
@@ -144,10 +142,9 @@ __global__ void __launch_bounds__(Block)
   const auto chunk = [&](std::uint64_t k) { return blockIdx.x + k * gridDim.x; };
   // THE IDEA: one thread asks for 8 KiB; cp.async.bulk on sm_90, completing on the barrier.
   const auto fetch = [&](std::uint64_t k) {
-    cuda::memcpy_async(stage + k % bulk_stages * bulk_stage_quads,
-                       body + chunk(k) * bulk_stage_quads,
-                       cuda::aligned_size_t<16>(bulk_stage_quads * sizeof(float4)),
-                       landed[k % bulk_stages]);
+    cuda::memcpy_async(
+        stage + k % bulk_stages * bulk_stage_quads, body + chunk(k) * bulk_stage_quads,
+        cuda::aligned_size_t<16>(bulk_stage_quads * sizeof(float4)), landed[k % bulk_stages]);
   };
   if (threadIdx.x == 0)
     for (unsigned k = 0; k < bulk_stages && chunk(k) < chunks; ++k) fetch(k);
@@ -184,7 +181,8 @@ __device__ __forceinline__ float cg_block_sum(float v) {
     if (threadIdx.x % 32 == 0) totals[threadIdx.x / 32] = v;
     __syncthreads();
     if (threadIdx.x < 32)
-      v = cg::reduce(warp, threadIdx.x < Block / 32 ? totals[threadIdx.x] : 0.0f, cg::plus<float>());
+      v = cg::reduce(warp, threadIdx.x < Block / 32 ? totals[threadIdx.x] : 0.0f,
+                     cg::plus<float>());
   }
   return v;
 }

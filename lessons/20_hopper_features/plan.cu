@@ -83,7 +83,8 @@ unsigned single_pass_grid(void (*kernel)(Params...), std::size_t shared_bytes,
 void reduce_with_bulk_copies(const ReduceCall& c) {
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     const auto kernel = bulk_copy_single_pass<Block>;
-    const unsigned grid = single_pass_grid<Block>(kernel, bulk_shared_bytes, 4 * bulk_stage_quads, c);
+    const unsigned grid =
+        single_pass_grid<Block>(kernel, bulk_shared_bytes, 4 * bulk_stage_quads, c);
     launch("bulk_copy_single_pass", kernel, dim3(grid), dim3(Block), bulk_shared_bytes, c.stream,
            c.in, c.out, c.n, static_cast<float*>(c.scratch));
   });
@@ -140,9 +141,9 @@ std::uint64_t cluster_depth(std::uint64_t n, unsigned block, const DeviceShape& 
 
 std::uint64_t two_kernel_depth(std::uint64_t n, unsigned block, const DeviceShape& shape) {
   return with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
-    const std::uint64_t g = std::min(useful_blocks(n, Block * items_per_thread),
-                                     resident_blocks(streaming_partials<Block, NoTrace>, Block, 0,
-                                                     shape));
+    const std::uint64_t g =
+        std::min(useful_blocks(n, Block * items_per_thread),
+                 resident_blocks(streaming_partials<Block, NoTrace>, Block, 0, shape));
     return ceil_div(n, 4 * g * block) + 4 + summation_depth(block, 0) +
            summation_depth(finish_block, ceil_div(g, finish_block));
   });
@@ -150,9 +151,9 @@ std::uint64_t two_kernel_depth(std::uint64_t n, unsigned block, const DeviceShap
 
 std::uint64_t bulk_depth(std::uint64_t n, unsigned block, const DeviceShape& shape) {
   return with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
-    const std::uint64_t g = std::min(useful_blocks(n, 4 * bulk_stage_quads),
-                                     resident_blocks(bulk_copy_single_pass<Block>, Block,
-                                                     bulk_shared_bytes, shape));
+    const std::uint64_t g =
+        std::min(useful_blocks(n, 4 * bulk_stage_quads),
+                 resident_blocks(bulk_copy_single_pass<Block>, Block, bulk_shared_bytes, shape));
     // a thread adds at most one quad in every min(Block, stage) of each grid's worth of quads
     const std::uint64_t readers = std::min(block, bulk_stage_quads);
     return single_pass_depth(n, static_cast<unsigned>(readers), g, g, 0) + 2 +
@@ -160,14 +161,29 @@ std::uint64_t bulk_depth(std::uint64_t n, unsigned block, const DeviceShape& sha
   });
 }
 
-// cg::reduce and CUB's warp reductions are trees; CUB's raking adds block/32 values in a row first.
-std::uint64_t library_block_reduce_depth(std::uint64_t n, unsigned block, const DeviceShape& s) {
-  const std::uint64_t g =
-      std::min<std::uint64_t>(useful_blocks(n, block * items_per_thread),
-                              std::uint64_t{s.sm_count} * std::clamp(s.max_threads_per_sm / block,
-                                                                     1u, 32u));
-  return single_pass_depth(n, block, g, g, summation_depth(block, block / 32));
+// Lesson 11's depth with another block reduce: cg::reduce is a tree, and so are CUB's warp
+// reductions; CUB's raking adds block / 32 values in a row first. Kernel: the variant's, for its grid.
+template <template <unsigned> class Kernel>
+std::uint64_t block_reduce_depth(std::uint64_t n, unsigned block, const DeviceShape& shape) {
+  return with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
+    const std::uint64_t g = std::min(useful_blocks(n, Block * items_per_thread),
+                                     resident_blocks(Kernel<Block>::kernel, Block, 0, shape));
+    return single_pass_depth(n, block, g, g, summation_depth(block, block / 32));
+  });
 }
+template <unsigned Block>
+struct CgKernel {
+  static constexpr auto kernel = cg_single_pass<Block>;
+};
+#if defined(__CUDACC__)
+template <cub::BlockReduceAlgorithm Algorithm>
+struct CubKernel {
+  template <unsigned Block>
+  struct Of {
+    static constexpr auto kernel = cub_single_pass<Block, Algorithm>;
+  };
+};
+#endif
 
 }  // namespace
 RL_NAMESPACE_END
@@ -206,13 +222,15 @@ rl::Plans rl::lesson_plans<20, rl::this_backend>() {
       plan("two_kernel_pdl", reduce_in_two_kernels<true, NoTrace>,
            reduce_in_two_kernels<true, RecordTrace>, 1024, two_kernel_depth),
       plan("bulk_copy", reduce_with_bulk_copies, nullptr, 256, bulk_depth),
-      plan("cg_reduce", reduce_with_cg, nullptr, 1024, library_block_reduce_depth),
+      plan("cg_reduce", reduce_with_cg, nullptr, 1024, block_reduce_depth<CgKernel>),
   };
 #if defined(__CUDACC__)
+  using Raking = CubKernel<cub::BLOCK_REDUCE_RAKING>;
+  using WarpReductions = CubKernel<cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
   plans.push_back(plan("cub_raking", reduce_with_cub<cub::BLOCK_REDUCE_RAKING>, nullptr, 1024,
-                       library_block_reduce_depth));
+                       block_reduce_depth<Raking::Of>));
   plans.push_back(plan("cub_warp_reductions", reduce_with_cub<cub::BLOCK_REDUCE_WARP_REDUCTIONS>,
-                       nullptr, 1024, library_block_reduce_depth));
+                       nullptr, 1024, block_reduce_depth<WarpReductions::Of>));
 #endif
   return plans;
 }
