@@ -6,15 +6,16 @@
 // libraries write it (cooperative groups, CUB, __reduce_add_sync for integers).
 #include <cstdint>
 
+#include <cooperative_groups.h>  // the simulator has its own copies of these two (common/sim/include)
+#include <cooperative_groups/reduce.h>
+#include <cuda/barrier>
+
 #include "common/device/block_sum.cuh"
 #include "common/device/traced.h"
 #include "common/device/vectorized_sum.cuh"
 #include "common/device/warp_sum.cuh"
 #if defined(__CUDACC__)
-#include <cooperative_groups.h>
-#include <cooperative_groups/reduce.h>
-#include <cub/block/block_reduce.cuh>
-#include <cuda/barrier>
+#include <cub/block/block_reduce.cuh>  // NVIDIA's compiled library: the GPU only
 #endif
 
 RL_NAMESPACE_BEGIN

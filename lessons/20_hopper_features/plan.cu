@@ -30,7 +30,8 @@ template <unsigned Block, unsigned Cluster, class Trace>
 unsigned cluster_grid(std::uint64_t n, const DeviceShape& shape) {
   const auto kernel = cluster_single_pass<Block, Trace>;
   if constexpr (Cluster > 8) allow_nonportable_clusters(kernel);  // 16: an H100 opts in
-  const unsigned wanted = ceil_div(useful_blocks(n, Block * items_per_thread), Cluster);
+  const auto wanted =
+      static_cast<unsigned>(ceil_div(useful_blocks(n, Block * items_per_thread), Cluster));
   return Cluster *
          std::min(wanted, resident_clusters(kernel, Block, cluster_shared_bytes, Cluster, shape));
 }
