@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "common/cuda_compat.h"
 #include "common/device/ceil_div.cuh"  // ceil_div, for the grid sizes every plan computes
@@ -46,12 +48,83 @@ void launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
 #endif
 }
 
+// CUDA's launch attributes that the lessons use, for launch_ex.
+#if defined(__CUDACC__)
+struct LaunchAttributes {
+  // Blocks per cluster along x (cudaLaunchAttributeClusterDimension {cluster_x, 1, 1}): they run
+  // together on one GPC and can read each other's shared memory. 1 to 16 (over 8 is non-portable);
+  // grid.x must be a multiple of it.
+  unsigned cluster_x = 1;
+  // cudaLaunchAttributeProgrammaticStreamSerialization: the grid may start before the grid launched
+  // before it in the stream has finished; it waits for that one with cudaGridDependencySynchronize().
+  bool programmatic_dependency = false;
+};
+#else
+using LaunchAttributes = sim::LaunchAttributes;  // the same two fields
+#endif
+
+// launch() with launch attributes, for what CUDA spells
+//     cudaLaunchConfig_t config = {grid, block, smem, stream, attributes, count};
+//     cudaLaunchKernelEx(&config, kernel, args...);
+// nvcc gets exactly that (and the opt-ins a cluster over 8 blocks or over 48 KiB of dynamic shared
+// memory needs); g++ gets the simulator's launch_ex, which runs the grid at the next launch or host
+// copy. A grid.x that is not a multiple of cluster_x is refused on both, before anything runs.
+template <class... Params, class... Args>
+void launch_ex(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
+               std::size_t smem_bytes, void* stream, LaunchAttributes attrs, Args... args) {
+  if (attrs.cluster_x == 0 || grid.x % attrs.cluster_x != 0)
+    throw std::invalid_argument(
+        "launch of kernel '" + std::string(name) + "': grid.x = " + std::to_string(grid.x) +
+        " is not a multiple of the cluster size " + std::to_string(attrs.cluster_x) +
+        " (CUDA requires whole clusters)");
+  if (const auto& observe = launch_observer())
+    observe(LaunchShape{name, grid.x * grid.y * grid.z, block.x * block.y * block.z});
+#if defined(__CUDACC__)
+  // Over 8 blocks a cluster is non-portable (H100: up to 16), and over 48 KiB of dynamic shared
+  // memory a kernel must opt in; both are attributes of the kernel, set before the launch.
+  if (attrs.cluster_x > 8)
+    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+               name);
+  if (smem_bytes > 48 * 1024)
+    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(smem_bytes)),
+               name);
+  cudaLaunchAttribute attributes[2];
+  unsigned count = 0;
+  if (attrs.cluster_x > 1) {
+    attributes[count].id = cudaLaunchAttributeClusterDimension;
+    attributes[count].val.clusterDim.x = attrs.cluster_x;
+    attributes[count].val.clusterDim.y = 1;
+    attributes[count].val.clusterDim.z = 1;
+    ++count;
+  }
+  if (attrs.programmatic_dependency) {
+    attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[count].val.programmaticStreamSerializationAllowed = 1;
+    ++count;
+  }
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = smem_bytes;
+  config.stream = static_cast<cudaStream_t>(stream);
+  config.attrs = count > 0 ? attributes : nullptr;
+  config.numAttrs = count;
+  check_cuda(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...), name);
+  check_launch(name);
+#else
+  (void)stream;  // the simulator runs launches in order, like one stream
+  sim::launch_ex(name, kernel, grid, block, smem_bytes, attrs, static_cast<Params>(args)...);
+#endif
+}
+
 // Zeroes device memory in stream order (an atomic finish needs a zeroed total before it adds).
 inline void zero_async(void* dst, std::size_t bytes, void* stream) {
 #if defined(__CUDACC__)
   RL_CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, static_cast<cudaStream_t>(stream)));
 #else
   (void)stream;
+  sim::synchronize();  // a launch_ex grid before it runs first
   std::memset(dst, 0, bytes);
 #endif
 }
@@ -64,6 +137,7 @@ inline void copy_to_host(void* dst, const void* src, std::size_t bytes, void* st
   RL_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
 #else
   (void)stream;
+  sim::synchronize();  // a launch_ex grid before it runs first
   std::memcpy(dst, src, bytes);
 #endif
 }
@@ -77,6 +151,7 @@ inline void copy_to_device(void* dst, const void* src, std::size_t bytes, void* 
   RL_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
 #else
   (void)stream;
+  sim::synchronize();  // a launch_ex grid before it runs first
   std::memcpy(dst, src, bytes);
 #endif
 }

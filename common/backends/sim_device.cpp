@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/host/device.h"
+#include "common/sim/kernel_launch.h"
 
 namespace rl {
 namespace {
@@ -36,17 +37,24 @@ class SimDevice final : public Device {
     return p;
   }
   void release(void* p) noexcept override { std::free(p); }
+  // Copies are in stream order: a grid launched with launch_ex that has not run yet runs first.
   void upload(void* dst, const void* src, std::size_t bytes) override {
+    sim::synchronize();
     std::memcpy(dst, src, bytes);
   }
   void download(void* dst, const void* src, std::size_t bytes) override {
+    sim::synchronize();
     std::memcpy(dst, src, bytes);
   }
   void copy(void* dst, const void* src, std::size_t bytes) override {
+    sim::synchronize();
     std::memcpy(dst, src, bytes);
   }
-  void poison(void* dst, std::size_t bytes) override { std::memset(dst, 0xFF, bytes); }
-  void synchronize() override {}
+  void poison(void* dst, std::size_t bytes) override {
+    sim::synchronize();
+    std::memset(dst, 0xFF, bytes);
+  }
+  void synchronize() override { sim::synchronize(); }
   void* stream() override { return nullptr; }
   std::size_t rotation_copies(std::size_t) const override { return 1; }
 
@@ -56,6 +64,7 @@ class SimDevice final : public Device {
     for (unsigned s = 0; s < std::max(1u, sampling.samples); ++s) {
       const auto t0 = std::chrono::steady_clock::now();
       body(0);
+      sim::synchronize();  // the grids the body launched with launch_ex are part of its time
       ms.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }

@@ -1,5 +1,5 @@
 #pragma once
-// The ladder, lessons 01-12, as one list of plans: what `reducelab ladder` and `bench` run and the
+// The ladder, lessons 01-12 and 20 (after 11), as one list of plans: what `reducelab ladder` and `bench` run and the
 // lesson test suites check. A program that uses it links every lesson's plans (CMake: the target
 // reducelab_ladder).
 #include <string_view>
@@ -8,8 +8,8 @@
 
 namespace rl {
 
-// Every plan of lessons 01-12 built into this program, by lesson, then variant ("" first), then
-// backend; made once.
+// Every plan of the ladder built into this program, by lesson in story order (20 after 11), then
+// variant ("" first), then backend; made once.
 const Plans& ladder_plans();
 
 // The plan of (lesson, backend, variant), or null where this build has none.

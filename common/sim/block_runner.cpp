@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/sim/builtins.h"
+#include "common/sim/cluster.h"
 #include "common/sim/errors.h"
 #include "common/sim/warp_rules.h"
 
@@ -21,6 +22,9 @@ namespace rl::sim::detail {
 namespace {
 
 thread_local BlockRunner* t_current = nullptr;
+
+// Every block run gets a number of its own (a barrier remembers which block initialised it).
+std::atomic<std::uint64_t> next_serial{1};
 
 // Calls f(lane) for each set bit of mask, lowest lane first.
 template <class F>
@@ -100,6 +104,10 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
   gridDim = config_.grid;
   std::memset(smem_, 0xFF, smem_alloc_);
   if (race_) race_->start_block();
+  serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
+  far_waiting_ = 0;
+  copies_.clear();
+  landed_.clear();
 
   const unsigned bx = config_.block.x, by = config_.block.y;
   ready_.clear();
@@ -135,6 +143,15 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
   running_ = true;
   while (live_ > 0 && !error_) {
     if (ready_.empty()) {
+      // Threads waiting for other blocks of the cluster (or for the grid before): the cluster
+      // runs its other blocks, and this one again when it can go on.
+      if (far_waiting_ > 0 && cluster_ != nullptr) {
+        if (std::exception_ptr e = cluster_->park(rank_)) {
+          error_ = std::move(e);
+          break;
+        }
+        continue;
+      }
       error_ = deadlock_report();
       break;
     }
@@ -147,6 +164,17 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
       if (error_) break;
     }
   }
+  // A bulk copy still in flight when the block ends: its barrier's phase never completed, so no
+  // thread can have waited for its bytes.
+  if (!error_ && !copies_.empty()) {
+    const AsyncCopy& c = copies_.front();
+    error_ =
+        make_error(c.thread, "cuda::memcpy_async at " + format_location(c.loc) +
+                                 " was still in flight when the block ended: its barrier's "
+                                 "phase never completed (too few arrivals), so its bytes never "
+                                 "landed");
+  }
+  copies_.clear();
   // After an error: unwind every unfinished fiber (boost throws forced_unwind into it,
   // running the destructors of the kernel's locals) and recycle its stack.
   running_ = false;
@@ -204,6 +232,13 @@ void BlockRunner::thread_exit(unsigned id) {
   const unsigned warp = id / 32, lane = id % 32;
   warp_exited_[warp] |= 1u << lane;
   if (error_) return;
+  if (live_ == 0 && cluster_ != nullptr) {
+    // The block has ended: another block that may still read its shared memory is reported, and
+    // a read that comes anyway finds poison.
+    if (std::exception_ptr e = cluster_->block_exited(rank_)) set_error(std::move(e));
+    std::memset(smem_, 0xFF, smem_alloc_);
+    return;
+  }
   // A lane waiting at a collective whose mask names this lane can never be released.
   for_lanes(warp_waiting_[warp], [&](unsigned l) {
     const Thread& w = threads_[warp * 32 + l];
@@ -271,6 +306,10 @@ int BlockRunner::barrier(BarrierOp op, int predicate, const std::source_location
     barrier_count_ = 0;
     barrier_true_ = 0;
     if (race_) race_->block_barrier();
+    // A landed bulk copy that some thread waited for is ordered before everything after this.
+    std::erase_if(landed_, [](const LandedCopy& c) {
+      return std::find(c.waited.begin(), c.waited.end(), true) != c.waited.end();
+    });
     report_sync(0, 0, loc);
   }
   yield();
@@ -379,6 +418,11 @@ void BlockRunner::complete_warp_group(unsigned warp, unsigned mask) {
       for_lanes(mask, [&](unsigned l) { threads_[base + l].result = 0; });
       report_sync(warp, mask, threads_[base + static_cast<unsigned>(std::countr_zero(mask))].loc);
       break;
+    case WarpOp::reduce_add:
+    case WarpOp::reduce_min:
+    case WarpOp::reduce_max:
+      complete_warp_reduction(warp, mask, op);
+      break;
   }
   // Every collective orders the shared-memory accesses of the lanes it names (racecheck.h).
   if (race_) race_->warp_sync(warp, mask);
@@ -389,10 +433,36 @@ void BlockRunner::complete_warp_group(unsigned warp, unsigned mask) {
   warp_waiting_[warp] &= ~mask;
 }
 
+void BlockRunner::complete_warp_reduction(unsigned warp, unsigned mask, WarpOp op) {
+  const unsigned base = warp * 32;
+  const bool is_signed = threads_[base + static_cast<unsigned>(std::countr_zero(mask))].arg != 0;
+  std::uint32_t total = 0;
+  bool first = true;
+  const auto less = [is_signed](std::uint32_t a, std::uint32_t b) {
+    return is_signed ? static_cast<std::int32_t>(a) < static_cast<std::int32_t>(b) : a < b;
+  };
+  for_lanes(mask, [&](unsigned l) {
+    const auto v = static_cast<std::uint32_t>(threads_[base + l].value);
+    if (op == WarpOp::reduce_add)
+      total += v;  // wraps, as the hardware's does
+    else if (first || (op == WarpOp::reduce_min ? less(v, total) : less(total, v)))
+      total = v;
+    first = false;
+  });
+  for_lanes(mask, [&](unsigned l) { threads_[base + l].result = total; });
+}
+
 void BlockRunner::check_access(const void* address, std::size_t bytes, AccessKind kind,
                                MemorySpace space, const void* base, std::size_t element_bytes,
                                const std::source_location& loc) {
   if (!race_ || !running_) return;
+  if (space == MemorySpace::shared) {
+    if (!copies_.empty() || !landed_.empty())
+      if (auto conflict = async_copy_conflict(address, bytes, kind)) fail(*conflict);
+    if (cluster_ != nullptr && cluster_->size() > 1)
+      if (auto conflict = cluster_->check_shared(rank_, current_, address, bytes, kind, loc))
+        fail(*conflict);
+  }
   if (auto conflict =
           race_->access(current_, address, bytes, kind, space, base, element_bytes, loc))
     fail(*conflict);
@@ -418,6 +488,16 @@ std::string BlockRunner::describe_waits(const std::vector<unsigned>& ids) const 
       case State::ready:
         desc = "are runnable";
         break;
+      case State::cluster:
+        desc = "wait at cluster.sync() at " + format_location(t.loc);
+        break;
+      case State::dependency:
+        desc = "wait at cudaGridDependencySynchronize() at " + format_location(t.loc);
+        break;
+      case State::mbarrier:
+        desc = "wait at cuda::barrier wait at " + format_location(t.loc) + " for phase " +
+               std::to_string(t.wait_phase);
+        break;
     }
     groups[desc].push_back(id);
   }
@@ -430,7 +510,7 @@ std::string BlockRunner::describe_waits(const std::vector<unsigned>& ids) const 
 }
 
 std::exception_ptr BlockRunner::deadlock_report() const {
-  std::vector<unsigned> at_barrier, at_warp, exited;
+  std::vector<unsigned> at_barrier, at_warp, exited, at_mbarrier, elsewhere;
   for (unsigned id = 0; id < n_; ++id) {
     switch (threads_[id].state) {
       case State::barrier:
@@ -442,11 +522,33 @@ std::exception_ptr BlockRunner::deadlock_report() const {
       case State::exited:
         exited.push_back(id);
         break;
+      case State::mbarrier:
+        at_mbarrier.push_back(id);
+        break;
+      case State::cluster:
+      case State::dependency:
+        elsewhere.push_back(id);
+        break;
       case State::ready:
         break;
     }
   }
-  if (at_warp.empty() && !at_barrier.empty()) {
+  if (at_warp.empty() && !at_mbarrier.empty()) {
+    // A cuda::barrier phase that cannot complete: its missing arrivals would have to come from
+    // threads that wait elsewhere or have exited.
+    const Thread& w = threads_[at_mbarrier.front()];
+    std::vector<unsigned> stuck;
+    for (unsigned id = 0; id < n_; ++id)
+      if (threads_[id].state != State::ready) stuck.push_back(id);
+    std::string what = "deadlock: cuda::barrier wait at " + format_location(w.loc) +
+                       " never completes: the barrier's phase " + std::to_string(w.wait_phase) +
+                       " still waits for " + std::to_string(w.wait_bar->pending) + " of its " +
+                       std::to_string(w.wait_bar->expected) + " arrivals";
+    if (w.wait_bar->tx_bytes > 0)
+      what += " (and " + std::to_string(w.wait_bar->tx_bytes) + " bytes of bulk copies)";
+    return make_error(at_mbarrier.front(), what + ": " + describe_waits(stuck));
+  }
+  if (at_warp.empty() && !at_barrier.empty() && elsewhere.empty()) {
     std::map<std::string, std::vector<unsigned>> sites;
     for (unsigned id : at_barrier) sites[format_location(threads_[id].loc)].push_back(id);
     if (sites.size() > 1) {

@@ -7,20 +7,23 @@
 
 #include <cstdint>
 #include <exception>
+#include <memory>
+#include <optional>
 #include <random>
 #include <source_location>
 #include <string>
 #include <vector>
-
-#include <memory>
 
 #include "common/sim/launch_config.h"
 #include "common/sim/race_detector.h"
 #include "common/sim/racecheck.h"
 #include "common/sim/runtime.h"
 #include "common/sim/stack_pool.h"
+#include "common/sim/tls_ranges.h"
 
 namespace rl::sim::detail {
+
+class Cluster;
 
 class BlockRunner {
  public:
@@ -59,8 +62,69 @@ class BlockRunner {
   // The runner of the block running on this host thread (null outside a launch).
   static BlockRunner* current() noexcept;
 
+  // ---- clusters and programmatic dependent launch (cluster.cpp) ----
+  // Makes this runner rank `rank` of `cluster` for the blocks it runs from now on.
+  void join_cluster(Cluster* cluster, unsigned rank);
+  ClusterShape cluster_shape() const;
+  void cluster_barrier(const std::source_location& loc);
+  void* map_shared_rank(const void* addr, int rank, bool record, const std::source_location& loc);
+  unsigned query_shared_rank(const void* addr, const std::source_location& loc);
+  void grid_dependency_sync(const std::source_location& loc);
+  // What the cluster asks of its blocks, on the host thread that holds the cluster's turn.
+  bool has_ready() const { return !ready_.empty(); }
+  bool exited() const { return live_ == 0; }
+  unsigned threads() const { return n_; }
+  void release_cluster_waiters();
+  void release_dependency_waiters();
+  bool waits_for_dependency() const;
+  // Threads at cluster.sync(), grouped by call site ("k.cuh:12" -> ids), and the exited ones.
+  std::vector<std::pair<std::string, std::vector<unsigned>>> cluster_sites() const;
+  std::vector<unsigned> exited_threads() const;
+  std::string describe_stuck() const;  // "threads 0-31 wait at ..., threads 32-63 exited"
+  std::optional<unsigned> first_waiting_thread() const;
+  std::exception_ptr error_of(unsigned thread, const std::string& what) const {
+    return make_error(thread, what);
+  }
+  unsigned current_thread() const { return current_; }
+  // Whether [p, p + bytes) is this block's dynamic shared memory, or its static shared memory (the
+  // host thread's thread-local storage).
+  bool in_dynamic_shared(const void* p, std::size_t bytes) const;
+  bool in_static_shared(const void* p, std::size_t bytes);
+  const unsigned char* dynamic_shared_begin() const { return smem_; }
+  const TlsRanges& tls_ranges();
+
+  // ---- cuda::barrier and bulk copies (bulk_copy.cpp) ----
+  void mbarrier_init(MBarrier* bar, std::int64_t expected, const std::source_location& loc);
+  std::uint64_t mbarrier_arrive(MBarrier* bar, std::int64_t update, bool drop,
+                                const std::source_location& loc);
+  void mbarrier_wait(MBarrier* bar, std::uint64_t token, const std::source_location& loc);
+  void bulk_copy(void* dst, const void* src, std::size_t bytes, std::size_t align, MBarrier* bar,
+                 const std::source_location& loc);
+
  private:
-  enum class State : unsigned char { ready, barrier, warp, exited };
+  // barrier: __syncthreads; warp: a warp collective; cluster: cluster.sync(); dependency:
+  // cudaGridDependencySynchronize(); mbarrier: cuda::barrier::wait.
+  enum class State : unsigned char { ready, barrier, warp, exited, cluster, dependency, mbarrier };
+
+  // A bulk copy in flight (its bytes land when its barrier's phase completes), and one that landed
+  // (kept, with race checking, until the threads that read it are known to have waited).
+  struct AsyncCopy {
+    MBarrier* bar;
+    unsigned char* dst;
+    const unsigned char* src;
+    std::size_t bytes;
+    unsigned thread;
+    std::source_location loc;
+  };
+  struct LandedCopy {
+    const MBarrier* bar;
+    std::uint64_t phase;  // the phase whose completion wrote it
+    unsigned char* dst;
+    std::size_t bytes;
+    unsigned thread;
+    std::source_location loc;
+    std::vector<bool> waited;  // per thread: has waited on that phase
+  };
 
   struct Thread {
     boost::context::fiber fiber;
@@ -73,6 +137,8 @@ class BlockRunner {
     std::uint64_t value = 0;
     std::uint64_t result = 0;
     std::source_location loc;
+    const MBarrier* wait_bar = nullptr;  // State::mbarrier: the barrier and the phase awaited
+    std::uint64_t wait_phase = 0;
   };
 
   void thread_main(unsigned id);
@@ -86,6 +152,13 @@ class BlockRunner {
   void order_round();
   std::exception_ptr deadlock_report() const;
   std::string describe_waits(const std::vector<unsigned>& ids) const;
+  void complete_warp_reduction(unsigned warp, unsigned mask, WarpOp op);
+  MBarrier& checked_barrier(MBarrier* bar, const std::string& where);
+  void complete_phase(MBarrier* bar);
+  void note_waited(unsigned thread, const MBarrier* bar, std::uint64_t token);
+  std::optional<std::string> async_copy_conflict(const void* address, std::size_t bytes,
+                                                 AccessKind kind) const;
+  std::string shared_name(const void* address, std::size_t element_bytes) const;
 
   const LaunchConfig& config_;
   StackPool& stacks_;
@@ -114,6 +187,13 @@ class BlockRunner {
   std::size_t map_bytes_ = 0;
   BlockRunner* previous_ = nullptr;
   std::unique_ptr<RaceDetector> race_;  // only when the launch's options ask for race checking
+  std::uint64_t serial_ = 0;            // unique per block run: which block initialised a barrier
+  Cluster* cluster_ = nullptr;          // the cluster this runner's blocks belong to, if any
+  unsigned rank_ = 0;                   // and their rank in it
+  unsigned far_waiting_ = 0;  // threads at cluster.sync() or cudaGridDependencySynchronize()
+  std::vector<AsyncCopy> copies_;
+  std::vector<LandedCopy> landed_;
+  std::optional<TlsRanges> tls_;  // this host thread's thread-local storage, once asked for
 };
 
 }  // namespace rl::sim::detail

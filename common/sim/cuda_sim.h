@@ -12,6 +12,11 @@
 //   options.h       rl::sim::Schedule rl::sim::Options set_options options kernel_launch.h
 //   rl::sim::launch rl::dynamic_shared<T> racecheck.h     rl::sim::SharedView VolatileSharedView
 //   GlobalView: memory the race detector sees
+//   pdl.h           cudaGridDependencySynchronize cudaTriggerProgrammaticLaunchCompletion
+// Included by name, as with CUDA (common/sim/include is on g++'s include path):
+//   <cooperative_groups.h>         cooperative_groups.h: thread_block, tiles, cluster_group
+//   <cooperative_groups/reduce.h>  cg_reduce.h: cooperative_groups::reduce, plus, less, greater
+//   <cuda/barrier>                 bulk_copy.h: cuda::barrier, cuda::memcpy_async
 #pragma once
 
 #include "common/sim/atomics.h"
@@ -21,6 +26,7 @@
 #include "common/sim/intrinsics.h"
 #include "common/sim/kernel_launch.h"
 #include "common/sim/options.h"
+#include "common/sim/pdl.h"
 #include "common/sim/qualifiers.h"
 #include "common/sim/racecheck.h"
 #include "common/sim/sync.h"

@@ -65,6 +65,12 @@ const char* warp_op_name(WarpOp op) {
       return "__all_sync";
     case WarpOp::any:
       return "__any_sync";
+    case WarpOp::reduce_add:
+      return "__reduce_add_sync";
+    case WarpOp::reduce_min:
+      return "__reduce_min_sync";
+    case WarpOp::reduce_max:
+      return "__reduce_max_sync";
   }
   return "?";
 }
@@ -79,6 +85,49 @@ std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, std
 }
 
 unsigned active_mask() { return runner_for("__activemask").active_mask(); }
+
+ClusterShape cluster_shape() {
+  return runner_for("cooperative_groups::this_cluster()").cluster_shape();
+}
+
+void cluster_barrier(const std::source_location& loc) {
+  runner_for("cluster.sync()").cluster_barrier(loc);
+}
+
+void* map_shared_rank(const void* addr, int rank, bool record, const std::source_location& loc) {
+  return runner_for("map_shared_rank").map_shared_rank(addr, rank, record, loc);
+}
+
+unsigned query_shared_rank(const void* addr, const std::source_location& loc) {
+  return runner_for("query_shared_rank").query_shared_rank(addr, loc);
+}
+
+void grid_dependency_sync(const std::source_location& loc) {
+  runner_for("cudaGridDependencySynchronize").grid_dependency_sync(loc);
+}
+
+// A cuda::barrier may be constructed and initialised outside a kernel (host code): then it is a
+// plain object, and the runner-less calls do what the host side of libcu++ does.
+void mbarrier_init(MBarrier* bar, std::int64_t expected, const std::source_location& loc) {
+  if (BlockRunner* r = BlockRunner::current())
+    r->mbarrier_init(bar, expected, loc);
+  else
+    *bar = MBarrier{0, expected, expected, 0, 0};
+}
+
+std::uint64_t mbarrier_arrive(MBarrier* bar, std::int64_t update, bool drop,
+                              const std::source_location& loc) {
+  return runner_for("cuda::barrier::arrive").mbarrier_arrive(bar, update, drop, loc);
+}
+
+void mbarrier_wait(MBarrier* bar, std::uint64_t token, const std::source_location& loc) {
+  runner_for("cuda::barrier::wait").mbarrier_wait(bar, token, loc);
+}
+
+void bulk_copy(void* dst, const void* src, std::size_t bytes, std::size_t align, MBarrier* bar,
+               const std::source_location& loc) {
+  runner_for("cuda::memcpy_async").bulk_copy(dst, src, bytes, align, bar, loc);
+}
 
 void report_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space,
                    const void* base, std::size_t element_bytes, const std::source_location& loc) {

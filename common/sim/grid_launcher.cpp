@@ -8,6 +8,7 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -16,6 +17,8 @@
 #include <unistd.h>
 
 #include "common/sim/block_runner.h"
+#include "common/sim/cluster.h"
+#include "common/sim/fault_gate.h"
 #include "common/sim/stack_pool.h"
 
 namespace rl::sim::detail {
@@ -41,37 +44,6 @@ struct GridState {
       error_block = block;
     }
     stop.store(true);
-  }
-};
-
-// What a launch's host threads share when a kernel faults (stop_on_kernel_fault, runtime.h). Only
-// lock-free atomics and a spin lock: a signal handler uses it.
-struct FaultGate {
-  std::atomic<unsigned> running{0};  // host threads of the launch that have not stopped
-  std::atomic<bool> faulted{false};
-  std::atomic_flag lock = ATOMIC_FLAG_INIT;
-  std::uint64_t block = std::numeric_limits<std::uint64_t>::max();  // the lowest faulting block
-  const char* line = nullptr;                                       // and its report
-  std::atomic<FaultReport> report{nullptr};
-
-  void record(std::uint64_t b, const char* text) noexcept {
-    while (lock.test_and_set(std::memory_order_acquire)) {
-    }
-    if (b < block) {
-      block = b;
-      line = text;
-    }
-    lock.clear(std::memory_order_release);
-  }
-
-  // A host thread stops: after its last block, or at its fault. The last to stop after a fault
-  // reports it; every block that had started has ended by then.
-  void stopped() noexcept {
-    if (running.fetch_sub(1, std::memory_order_acq_rel) == 1 && faulted.load()) {
-      while (lock.test_and_set(std::memory_order_acquire)) {
-      }
-      report.load()(line);
-    }
   }
 };
 
@@ -109,14 +81,22 @@ void maybe_say_progress(const LaunchConfig& config, std::uint64_t done, std::uin
   std::fputs(line, stderr);
 }
 
-thread_local FaultGate* t_gate = nullptr;  // the launch this host thread runs blocks of
 // its fault's report; it outlives the report (the thread waits)
 thread_local char t_fault_line[512];
 
+// A cluster's block index from its number: clusters tile the grid along x.
+uint3 cluster_origin(const LaunchConfig& config, std::uint64_t cluster) {
+  const std::uint64_t across = config.grid.x / config.cluster_x;
+  const std::uint64_t rest = cluster / across;
+  return uint3{static_cast<unsigned>(cluster % across * config.cluster_x),
+               static_cast<unsigned>(rest % config.grid.y),
+               static_cast<unsigned>(rest / config.grid.y)};
+}
+
 }  // namespace
 
-void validate_launch(const char* kernel_name, dim3 grid, dim3 block,
-                     std::size_t dynamic_smem_bytes) {
+void validate_launch(const char* kernel_name, dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
+                     unsigned cluster_x) {
   const std::string prefix =
       "sim: launch of kernel '" + std::string(kernel_name ? kernel_name : "?") + "': ";
   if (block.x == 0 || block.y == 0 || block.z == 0)
@@ -137,21 +117,36 @@ void validate_launch(const char* kernel_name, dim3 grid, dim3 block,
     throw std::invalid_argument(
         prefix + "dynamic shared memory of " + std::to_string(dynamic_smem_bytes) +
         " bytes exceeds the limit of " + std::to_string(max_dynamic_smem) + " bytes (228 KiB)");
+  if (cluster_x < 1 || cluster_x > 16)
+    throw std::invalid_argument(prefix + "a cluster of " + std::to_string(cluster_x) +
+                                " blocks: the limit is 1 to 16 (over 8 is non-portable)");
+  if (grid.x % cluster_x != 0)
+    throw std::invalid_argument(prefix + "grid.x = " + std::to_string(grid.x) +
+                                " is not a multiple of the cluster size " +
+                                std::to_string(cluster_x) + " (CUDA requires whole clusters)");
 }
 
-void run_grid(const LaunchConfig& config) {
-  validate_launch(config.kernel_name, config.grid, config.block, config.dynamic_smem_bytes);
+void run_grid(const LaunchConfig& config, std::uint64_t first_unit) {
+  validate_launch(config.kernel_name, config.grid, config.block, config.dynamic_smem_bytes,
+                  config.cluster_x);
   if (BlockRunner::current() != nullptr)
     throw std::invalid_argument("sim: launch of kernel '" + std::string(config.kernel_name) +
                                 "' from inside a kernel is not supported");
 
   const std::uint64_t gx = config.grid.x, gy = config.grid.y;
   const std::uint64_t blocks = gx * gy * config.grid.z;
+  // What a host thread takes at a time: a block, or a whole cluster (its blocks run together).
+  const unsigned k = config.cluster_x;
+  const std::uint64_t units = blocks / k;
+  if (first_unit >= units) return;
   unsigned workers = config.options.host_threads;
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
-  workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, blocks));
+  workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, units - first_unit));
+  // each cluster has a host thread per block (only one of which runs at a time)
+  if (k > 1) workers = std::min(workers, std::max(1u, 256u / k));
 
   GridState state;
+  state.next.store(first_unit);
   FaultGate gate;
   auto work = [&]() noexcept {
     // before its first block: a fault is reported only once this thread stops
@@ -159,18 +154,31 @@ void run_grid(const LaunchConfig& config) {
     t_gate = &gate;
     try {
       StackPool stacks;
-      BlockRunner runner(config, stacks);
+      std::optional<BlockRunner> runner;
+      std::optional<Cluster> cluster;
+      if (k == 1)
+        runner.emplace(config, stacks);
+      else
+        cluster.emplace(config, &gate);
       while (!state.stop.load(std::memory_order_relaxed) &&
              !gate.faulted.load(std::memory_order_relaxed)) {
-        const std::uint64_t b = state.next.fetch_add(1, std::memory_order_relaxed);
-        if (b >= blocks) break;
-        const uint3 index{static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
-                          static_cast<unsigned>(b / (gx * gy))};
-        if (std::exception_ptr e = runner.run(index)) {
-          state.record(b, std::move(e));
-          break;
+        const std::uint64_t u = state.next.fetch_add(1, std::memory_order_relaxed);
+        if (u >= units) break;
+        if (k == 1) {
+          const uint3 index{static_cast<unsigned>(u % gx), static_cast<unsigned>(u / gx % gy),
+                            static_cast<unsigned>(u / (gx * gy))};
+          if (std::exception_ptr e = runner->run(index)) {
+            state.record(u, std::move(e));
+            break;
+          }
+        } else {
+          cluster->run(cluster_origin(config, u), false);
+          if (std::exception_ptr e = cluster->error()) {
+            state.record(cluster->first_linear_block(), std::move(e));
+            break;
+          }
         }
-        if (config.options.progress_every_s > 0) maybe_say_progress(config, b + 1, blocks);
+        if (config.options.progress_every_s > 0) maybe_say_progress(config, (u + 1) * k, blocks);
       }
     } catch (...) {
       state.record(std::numeric_limits<std::uint64_t>::max(), std::current_exception());

@@ -20,6 +20,10 @@ struct LaunchConfig {
   std::size_t dynamic_smem_bytes;
   KernelCall call;
   Options options;  // snapshot taken when the launch starts
+  // Launch attributes (rl::sim::LaunchAttributes): blocks per cluster along x, and whether the
+  // grid may start before the grid launched before it has finished.
+  unsigned cluster_x = 1;
+  bool programmatic_dependency = false;
 };
 
 }  // namespace rl::sim::detail

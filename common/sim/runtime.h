@@ -57,6 +57,9 @@ enum class WarpOp : unsigned char {
   ballot,
   all,
   any,
+  reduce_add,  // __reduce_add_sync: arg 1 for int, 0 for unsigned (wrapping sum either way)
+  reduce_min,  // __reduce_min_sync
+  reduce_max,  // __reduce_max_sync
 };
 
 const char* warp_op_name(WarpOp op);
@@ -73,6 +76,53 @@ std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, std
 
 // Lanes of the calling thread's warp that have not exited.
 unsigned active_mask();
+
+// ---- clusters (cluster.h, cooperative_groups.h) ----
+
+// The cluster of the running block: its size in blocks (1 outside a cluster launch) and the
+// block's rank in it.
+struct ClusterShape {
+  unsigned blocks = 1;
+  unsigned rank = 0;
+};
+ClusterShape cluster_shape();
+// cluster.sync(): blocks until every thread of every block of the cluster arrives.
+void cluster_barrier(const std::source_location& loc);
+// map_shared_rank(addr, rank): the address in block `rank` of the cluster that corresponds to
+// `addr` in the calling block's shared memory (dynamic or static). `record` says that the caller
+// will access it (checked against the target block's exit); false for a view's base.
+void* map_shared_rank(const void* addr, int rank, bool record, const std::source_location& loc);
+// query_shared_rank(addr): the rank of the block whose shared memory holds `addr`.
+unsigned query_shared_rank(const void* addr, const std::source_location& loc);
+
+// ---- programmatic dependent launch (pdl.h) ----
+
+// cudaGridDependencySynchronize(): waits until the grid this one depends on has completed.
+void grid_dependency_sync(const std::source_location& loc);
+
+// ---- cuda::barrier and cuda::memcpy_async (bulk_copy.h) ----
+
+// A block-scope cuda::barrier's state (an mbarrier): it lives where the barrier object lives, in
+// the block's shared memory.
+struct MBarrier {
+  std::uint64_t block_serial = 0;  // the block whose init() set it up (0: never initialised)
+  std::int64_t expected = 0;       // arrivals that complete a phase
+  std::int64_t pending = 0;        // arrivals the current phase still waits for
+  std::int64_t tx_bytes = 0;       // bytes of bulk copies in flight in the current phase
+  std::uint64_t phase = 0;         // phases completed so far
+};
+void mbarrier_init(MBarrier* bar, std::int64_t expected, const std::source_location& loc);
+// Arrives (`update` times; `drop`: and leaves the barrier for later phases); returns the token,
+// the number of the phase arrived at.
+std::uint64_t mbarrier_arrive(MBarrier* bar, std::int64_t update, bool drop,
+                              const std::source_location& loc);
+// Blocks until phase `token` of the barrier has completed.
+void mbarrier_wait(MBarrier* bar, std::uint64_t token, const std::source_location& loc);
+// cuda::memcpy_async(dst, src, size, bar): a bulk copy from global into shared memory whose bytes
+// land when the barrier's current phase completes. `align` is the alignment the caller promised
+// (cuda::aligned_size_t<N>), 1 for a plain size.
+void bulk_copy(void* dst, const void* src, std::size_t bytes, std::size_t align, MBarrier* bar,
+               const std::source_location& loc);
 
 }  // namespace detail
 }  // namespace rl::sim

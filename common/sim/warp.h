@@ -88,3 +88,39 @@ inline int __any_sync(unsigned mask, int predicate,
 // Not a synchronisation point. Lanes of the caller's warp that have not exited (the
 // simulator has no notion of converged sub-sets of lanes).
 inline unsigned __activemask() { return rl::sim::detail::active_mask(); }
+
+// Warp reductions of 32-bit integers (sm_80's redux.sync): every lane named in `mask` gets the sum
+// (wrapping), minimum or maximum of their values.
+inline unsigned __reduce_add_sync(unsigned mask, unsigned value,
+                                  std::source_location loc = std::source_location::current()) {
+  using namespace rl::sim::detail;
+  return static_cast<unsigned>(warp_collective(WarpOp::reduce_add, mask, value, 0, warpSize, loc));
+}
+inline int __reduce_add_sync(unsigned mask, int value,
+                             std::source_location loc = std::source_location::current()) {
+  using namespace rl::sim::detail;
+  return from_bits<int>(
+      warp_collective(WarpOp::reduce_add, mask, to_bits(value), 1, warpSize, loc));
+}
+inline unsigned __reduce_min_sync(unsigned mask, unsigned value,
+                                  std::source_location loc = std::source_location::current()) {
+  using namespace rl::sim::detail;
+  return static_cast<unsigned>(warp_collective(WarpOp::reduce_min, mask, value, 0, warpSize, loc));
+}
+inline int __reduce_min_sync(unsigned mask, int value,
+                             std::source_location loc = std::source_location::current()) {
+  using namespace rl::sim::detail;
+  return from_bits<int>(
+      warp_collective(WarpOp::reduce_min, mask, to_bits(value), 1, warpSize, loc));
+}
+inline unsigned __reduce_max_sync(unsigned mask, unsigned value,
+                                  std::source_location loc = std::source_location::current()) {
+  using namespace rl::sim::detail;
+  return static_cast<unsigned>(warp_collective(WarpOp::reduce_max, mask, value, 0, warpSize, loc));
+}
+inline int __reduce_max_sync(unsigned mask, int value,
+                             std::source_location loc = std::source_location::current()) {
+  using namespace rl::sim::detail;
+  return from_bits<int>(
+      warp_collective(WarpOp::reduce_max, mask, to_bits(value), 1, warpSize, loc));
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
-#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl bugs
+#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl bugs hopper
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -232,6 +232,54 @@ for step in "${steps[@]}"; do
       "$exe" --all --fixed --backend gpu --case-timeout 60 2>&1 | tee -a "$out/bugs.log" || status=1
       tar -C "$out" -czf "$out/bugs-logs.tgz" bugs-logs && rm -rf "$out/bugs-logs" "$out/san.tmp"
       note "bugs.md"; cat "$table"
+      ;;
+    hopper)
+      # Lesson 20 (Hopper's features on lesson 11's single pass): its GPU tests; the whole ladder (so
+      # lesson 11, lesson 20's every variant, the ceiling and CUB in one run) at the sizes of its
+      # targets, JSON hopper-ladder-2pK.json; lesson 20 alone at other block sizes; the registers and
+      # shared memory of every kernel (cuobjdump -res-usage of the build's own object) and the SASS
+      # opcodes of lesson 20's kernels (the bulk copy's cp.async.bulk); compute-sanitizer at 2^20+7.
+      # Commit the JSON as assets/results/h100-hopper-2pK.json for the README's tables.
+      note "lesson 20: GPU tests (lesson_gpu_tests [hopper])"
+      $build/tests/lesson_gpu_tests "[hopper]" >"$out/hopper-tests.log" 2>&1 || status=1
+      tail -4 "$out/hopper-tests.log"
+      for k in 10 16 20 22 24 28 31; do
+        note "ladder at N = 2^$k (lesson 20's variants, the cluster sweep 2..16 among them; JSON: hopper-ladder-2p$k.json)"
+        $build/bin/reducelab ladder --n 2^$k --json "$out/hopper-ladder-2p$k.json" >"$out/hopper-ladder-2p$k.log" 2>&1 || status=1
+        grep -E "^\\| (lesson|11|12|20|-) " "$out/hopper-ladder-2p$k.log"
+      done
+      for k in 20 28; do
+        for b in 256 512; do
+          note "lesson 20 at N = 2^$k, --block $b (JSON: hopper-20-2p$k-b$b.json)"
+          $build/bin/20_hopper_features --n 2^$k --block $b --json "$out/hopper-20-2p$k-b$b.json" 2>&1 \
+            | grep -E "^  |time|GB/s|bitwise|different" || status=1
+        done
+      done
+      note "registers and shared memory per kernel (cuobjdump -res-usage; hopper-registers.txt)"
+      for lesson in 11 20; do
+        obj=$(find $build -path "*lesson${lesson}_gpu.dir*" -name 'plan.cu.o' | head -1)
+        cuobjdump -res-usage "$obj" 2>&1 | awk '/Function/ { name = $2; sub(/:$/, "", name); next }
+          /REG:/ { print name "\t" $0 }' | c++filt | sed -E 's/rl::backend_gpu:://g' | grep -v RecordTrace \
+          | tee -a "$out/hopper-registers.txt"
+      done
+      note "SASS opcodes of lesson 20's kernels (hopper-sass.txt: the bulk copy's UBLKCP, the mbarrier's SYNCS, ...)"
+      obj=$(find $build -path '*lesson20_gpu.dir*' -name 'plan.cu.o' | head -1)
+      cuobjdump -sass "$obj" >"$out/hopper-sass-full.txt" 2>&1 || status=1
+      awk '/Function :/ { if (name) print name ":" ops; name = $3; ops = ""; delete seen; next }
+           match($0, /\/\*[0-9a-f]+\*\/ +(@!?U?P[0-9T]+ +)?[A-Z][A-Z0-9_.]*/) {
+             t = substr($0, RSTART, RLENGTH); sub(/.*\*\/ +(@!?U?P[0-9T]+ +)?/, "", t)
+             if (!(t in seen)) { seen[t] = 1; ops = ops " " t } }
+           END { if (name) print name ":" ops }' "$out/hopper-sass-full.txt" | c++filt \
+        | sed -E 's/rl::backend_gpu:://g' | grep -v RecordTrace | tee "$out/hopper-sass.txt"
+      gzip -f "$out/hopper-sass-full.txt"
+      note "compute-sanitizer on lesson 20 at N = 2^20+7"
+      for tool in memcheck racecheck synccheck; do
+        if cell=$(sanitized $tool 900 $build/bin/20_hopper_features --n 2^20+7 --check-only); then
+          echo "20_hopper_features $tool clean"
+        else
+          echo "20_hopper_features $tool FAILED: $cell"; tail -20 "$out/san.tmp"; status=1
+        fi
+      done
       ;;
     *)
       "$build/bin/$step" || status=1

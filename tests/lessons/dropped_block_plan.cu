@@ -1,17 +1,19 @@
 // The dropped-block plans of dropped_block.h: compiled by nvcc into the GPU suites and by g++
 // (through dropped_block_sim.cpp) into the simulator suite, as a lesson's plan.cu is.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "common/block_dispatch.h"
 #include "common/grid_size.h"
 #include "common/launch.h"
+#include "common/occupancy.h"
 #include "lessons/03_sequential_addressing/sequential_addressing.cuh"
 #include "lessons/07_multiple_elements_per_thread/multiple_elements_per_thread.cuh"
 #include "tests/lessons/dropped_block.h"
 
-// Lesson 11's header defines its ticket counter, a __device__ variable, which lesson 11's own plan
-// (linked into the same programs) defines too. Included in an inline namespace of this file's own,
+// Lessons 11 and 20's headers define their ticket counters, __device__ variables, which the
+// lessons' own plans (linked into the same programs) define too. Included in an inline namespace of this file's own,
 // every name it defines here (the counter, the kernels) is a symbol apart from lesson 11's.
 #undef RL_BACKEND_NS
 #if defined(__CUDACC__)
@@ -20,6 +22,7 @@
 #define RL_BACKEND_NS backend_sim_dropped_block
 #endif
 #include "lessons/11_single_pass/single_pass.cuh"
+#include "lessons/20_hopper_features/hopper_features.cuh"
 
 RL_NAMESPACE_BEGIN
 namespace {
@@ -90,6 +93,48 @@ void reduce_11(const ReduceCall& c) {
   });
 }
 
+// Lesson 20's cluster_single_pass, its cluster's first block one rank short: the last block of
+// every cluster is never added.
+template <unsigned Block>
+__global__ void __launch_bounds__(Block)
+    cluster_single_pass_dropping_one(In<NoTrace> in, Out<NoTrace> out, std::uint64_t n,
+                                     Out<NoTrace> partials) {
+  const cg::cluster_group cluster = cg::this_cluster();
+  cluster.sync();
+  const float sum = block_sum<Block, NoTrace>(vectorized_sum<Block, 4, NoTrace>(in, n));
+  const unsigned rank = cluster.block_rank(), size = cluster.num_blocks();
+  float* const slots = dynamic_shared<float>();
+  if (threadIdx.x == 0) cluster.map_shared_rank(slots, 0)[rank] = sum;
+  cluster.sync();
+  if (rank != 0) return;
+  float cluster_sum = 0.0f;
+  if (threadIdx.x < 32) {
+    cluster_sum = threadIdx.x + 1 < size ? slots[threadIdx.x] : 0.0f;  // THE MISTAKE: < size
+    cluster_sum = warp_sum<NoTrace>(cluster_sum);
+  }
+  publish_and_finish<Block, NoTrace>(cluster_sum, blockIdx.x / size, gridDim.x / size, partials,
+                                     out, [](float v) { return block_sum<Block, NoTrace>(v); });
+}
+
+constexpr unsigned cluster_20 = 4;  // lesson 20's own plan: clusters of 4
+unsigned grid_20(const ReduceCall& c) {
+  return with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
+    const unsigned wanted =
+        static_cast<unsigned>(ceil_div(std::max<std::uint64_t>(c.n, 1), Block * items_11));
+    const unsigned fit = resident_clusters(cluster_single_pass_dropping_one<Block>, Block,
+                                           16 * sizeof(float), cluster_20, c.shape);
+    return cluster_20 * std::min(static_cast<unsigned>(ceil_div(wanted, cluster_20)), fit);
+  });
+}
+void reduce_20(const ReduceCall& c) {
+  const unsigned grid = grid_20(c);
+  with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
+    launch_ex("cluster_single_pass", cluster_single_pass_dropping_one<Block>, dim3(grid),
+              dim3(Block), 16 * sizeof(float), c.stream, LaunchAttributes{.cluster_x = cluster_20},
+              c.in, c.out, c.n, static_cast<float*>(c.scratch));
+  });
+}
+
 }  // namespace
 RL_NAMESPACE_END
 
@@ -131,6 +176,19 @@ Plan dropped_block_plan<this_backend>(int lesson) {
       p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {  // lesson 11's plan.cu
         const std::uint64_t g = persistent_grid(n, block, items_11, s);
         return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) + ceil_div(g, block);
+      };
+      return p;
+    case 20:
+      p.slug = "hopper_features";
+      p.title = "Clusters of 4, each cluster's last block never added";
+      p.reduce = reduce_20;
+      p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) {
+        return ceil_div(std::max<std::uint64_t>(n, 1), block * items_11) * sizeof(float);
+      };
+      p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {  // lesson 20's plan.cu
+        const std::uint64_t g = grid_20({.n = n, .block = block, .shape = s});
+        return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) +
+               ceil_div(g / cluster_20, block) + summation_depth(cluster_20, 0);
       };
       return p;
   }

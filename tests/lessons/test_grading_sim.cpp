@@ -159,8 +159,9 @@ TEST_CASE("a plan that drops one block fails the exact case at the largest grade
   GradeCase short_tail = *graded;
   short_tail.n = largest + 17;
   for (const GradeCase& spikes : {*graded, short_tail}) {
-    // Lesson 03's tree, lesson 07's persistent grid and finishing block, lesson 11's single pass.
-    for (const int lesson : {3, 7, 11}) {
+    // Lesson 03's tree, lesson 07's persistent grid and finishing block, lesson 11's single pass,
+    // lesson 20's clusters.
+    for (const int lesson : {3, 7, 11, 20}) {
       const Plan dropped = test::dropped_block_plan<Backend::sim>(lesson);
       const CaseResult r = run_graded_case(*device, dropped, spikes);
       const auto f = diagnose(r, spikes);

@@ -95,7 +95,8 @@ TEST_CASE("lessons 07 to 12 are right past 2^31 elements (64-bit indexing)",
 // lesson exact, and a plan that drops one block caught, in each shape of plan: lesson 03's tree
 // (the last block's inputs lost: 17 of them at 2^31+17, where the spike at the last element shows
 // it), lesson 07's persistent grid and finishing block, lesson 11's single pass (a block's whole
-// share lost). On uniform data of the same size lesson 03's error hides inside the rounding bound.
+// share lost), lesson 20's clusters (a cluster's last block lost in each). On uniform data of the
+// same size lesson 03's error hides inside the rounding bound.
 TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU",
           "[gpu][lessons][huge]") {
   for (const std::uint64_t n : {std::uint64_t{1} << 28, (std::uint64_t{1} << 31) + 17}) {
@@ -114,7 +115,7 @@ TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU"
                      << f.value_or(Failure{}).why);
       CHECK_FALSE(f);
     }
-    for (const int lesson : {3, 7, 11}) {
+    for (const int lesson : {3, 7, 11, 20}) {
       const CaseResult lost =
           session.run(test::dropped_block_plan<Backend::gpu>(lesson), 256, false);
       const auto f = diagnose(lost, spikes);
