@@ -11,6 +11,7 @@
 
 #include "common/host/course.h"
 #include "common/host/input.h"
+#include "tests/lessons/checks.h"
 #include "tests/lessons/ladder_cases.h"
 
 namespace rl::test {
