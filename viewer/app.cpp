@@ -1,6 +1,7 @@
 #include "viewer/app.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -67,7 +68,9 @@ void App::load(const std::string& path) {
   }
   const std::string text = read_file(path);
   try {
-    if (text.find("\"reducelab.trace\"") != std::string::npos) {
+    if (looks_like_profile(text)) {
+      profiles_.push_back(parse_profile(text, path));
+    } else if (text.find("\"reducelab.trace\"") != std::string::npos) {
       traces_.push_back(make_trace_doc(parse_trace(text, path), options_.source_root));
       if (traces_.size() == 2 && right_ < 0) right_ = 1;
       sync_steps();
@@ -82,7 +85,7 @@ void App::load(const std::string& path) {
   }
 }
 
-void App::load_defaults() {
+void App::load_defaults(bool profile) {
   namespace fs = std::filesystem;
   int skipped = 0;
   for (const char* dir : {"assets/results", "assets/traces"}) {
@@ -102,6 +105,12 @@ void App::load_defaults() {
       }
       load(f);
     }
+  }
+  if (profile) {
+    fs::path p = fs::path("assets/profiles/h100-profile.json");
+    std::error_code ec;
+    if (!fs::exists(p, ec)) p = fs::path(default_source_root()) / p;
+    if (fs::exists(p, ec)) load(p.string());
   }
   if (skipped > 0) {
     note_ = std::to_string(skipped) +
@@ -233,18 +242,23 @@ void App::toolbar() {
   tab("Tables (lessons 13-16)", View::tables);
   tab("Reduction tree", View::tree);
   // What is loaded, in full: the path box takes what is left.
-  char status[96];
+  char status[128];
   std::snprintf(status, sizeof status, "%zu results, %zu tables, %zu traces", results_.size(),
                 unique_tables(tables_).size(), traces_.size());
+  if (!profiles_.empty()) {
+    const std::size_t used = std::strlen(status);
+    std::snprintf(status + used, sizeof status - used, ", %zu profile%s", profiles_.size(),
+                  profiles_.size() == 1 ? "" : "s");
+  }
   const float status_w = ImGui::CalcTextSize(status).x;
   const float load_w = ImGui::CalcTextSize("Load").x + ImGui::GetStyle().FramePadding.x * 2;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   ImGui::SameLine(0, 16);
   ImGui::SetNextItemWidth(
       std::max(80.f, ImGui::GetContentRegionAvail().x - load_w - status_w - 3 * spacing));
-  const bool enter = ImGui::InputTextWithHint(
-      "##path", "path of a results or trace JSON (or drop files on the window)", path_box_,
-      sizeof path_box_, ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool enter =
+      ImGui::InputTextWithHint("##path", "path of a JSON file (or drop files on the window)",
+                               path_box_, sizeof path_box_, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
   if ((ImGui::Button("Load") || enter) && path_box_[0]) {
     const std::size_t before = traces_.size();

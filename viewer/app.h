@@ -10,6 +10,7 @@
 
 #include "viewer/bar_view.h"
 #include "viewer/playback.h"
+#include "viewer/profile_model.h"
 #include "viewer/results_model.h"
 #include "viewer/scaling_view.h"
 #include "viewer/tables_view.h"
@@ -24,6 +25,7 @@ enum class View { throughput, bars, scaling, tables, tree };
 struct AppOptions {
   std::vector<std::string> results;
   std::vector<std::string> traces;
+  std::vector<std::string> profiles;
   // --step: the step to open at, from 1; 0: the first step in which a thread adds
   int step = 0;
   std::string view;    // "", "throughput", "bars", "scaling", "tables", "tree"
@@ -37,12 +39,14 @@ class App {
  public:
   explicit App(AppOptions options);
 
-  // Loads a results or trace file (told apart by its schema); a bad file adds a one-line error
-  // to the strip and to stderr, counts as a failed load, and the program goes on.
+  // Loads a results, trace or profile file (told apart by its schema); a bad file adds a one-line
+  // error to the strip and to stderr, counts as a failed load, and the program goes on.
   void load(const std::string& path);
-  // With no files named: every assets/results/*.json and assets/traces/*.json that exists. Traces
-  // still in format version 1 (not yet recorded again) are skipped with one note, not an error.
-  void load_defaults();
+  // With no results or traces named: every assets/results/*.json and assets/traces/*.json that
+  // exists, and, with `profile` (no profile named), assets/profiles/h100-profile.json if it exists.
+  // Traces still in format version 1 (not yet recorded again) are skipped with one note, not an
+  // error.
+  void load_defaults(bool profile);
   // Applies --view, --device and --step once the files are in.
   void start();
 
@@ -71,7 +75,8 @@ class App {
   View view_ = View::throughput;
   std::vector<ResultsFile> results_;
   std::vector<DeviceResults> devices_;
-  int device_ = 0;  // index into devices_
+  int device_ = 0;                     // index into devices_
+  std::vector<ProfileFile> profiles_;  // hardware counters, first loaded first asked
   std::vector<std::unique_ptr<TraceDoc>> traces_;
   int left_ = 0;    // trace shown on the left
   int right_ = -1;  // trace shown on the right; -1: none

@@ -1,5 +1,5 @@
 // reducelab_viewer: the ladder's throughput and the reduction trees, in one window.
-//   reducelab_viewer [--results FILE]... [--trace FILE]... [--view
+//   reducelab_viewer [--results FILE]... [--trace FILE]... [--profile FILE]... [--view
 //   throughput|bars|scaling|tables|tree]
 //                    [--device NAME] [--step K] [--screenshot FILE.png] [--size WxH] [--source-root
 //                    DIR] [--measure-fps SECONDS]
@@ -101,6 +101,10 @@ int main(int argc, char** argv) {
   cli.add_option("--trace", opt.traces,
                  "a trace JSON (reducelab.trace); repeatable, two are shown side by side")
       ->type_name("FILE");
+  cli.add_option("--profile", opt.profiles,
+                 "hardware counters (reducelab.profile, written by reducelab profile); repeatable. "
+                 "Default, when no results or traces are named: assets/profiles/h100-profile.json")
+      ->type_name("FILE");
   cli.add_option("--step", step_text,
                  "the step of the traces to show, from 1 (the k-th thing each thread does between "
                  "two barriers, launch "
@@ -200,7 +204,8 @@ int main(int argc, char** argv) {
     glfwSetDropCallback(window, on_drop);
     for (const auto& f : opt.results) app.load(f);
     for (const auto& f : opt.traces) app.load(f);
-    if (opt.results.empty() && opt.traces.empty()) app.load_defaults();
+    for (const auto& f : opt.profiles) app.load(f);
+    if (opt.results.empty() && opt.traces.empty()) app.load_defaults(opt.profiles.empty());
     app.start();
     if (measure_fps > 0) {
       app.set_view(rl::viewer::View::tree);

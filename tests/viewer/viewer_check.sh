@@ -14,7 +14,11 @@ xvfb() {
   fi
   "$XVFB_RUN" -a -s "-screen 0 ${w}x${h}x24" "$@"
 }
-flag_for() { if grep -q '"reducelab.trace"' "$1"; then echo --trace; else echo --results; fi; }
+flag_for() {
+  if grep -q '"reducelab.trace"' "$1"; then echo --trace
+  elif grep -q '"reducelab.profile"' "$1"; then echo --profile
+  else echo --results; fi
+}
 # A trace still in format version 1 (the H100's until they are recorded again) is refused: exit 1.
 refused() { grep -q '"reducelab.trace"' "$1" && tail -c 200 "$1" | grep -Eq '"version": ?1[,}]'; }
 # The colour of a stale read's flag and edges (viewer/colors.h kStale), and the first difference's.
