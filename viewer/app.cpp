@@ -11,6 +11,7 @@
 #include "common/trace/trace_loader.h"
 #include "viewer/colors.h"
 #include "viewer/compact_font.h"
+#include "viewer/counters_view.h"
 #include "viewer/step_text.h"
 
 namespace rl::viewer {
@@ -170,6 +171,17 @@ void App::start() {
         break;
       }
     }
+  }
+  if (options_.point_lesson >= 0) {
+    // --point: a throughput point, so the throughput view unless --view says otherwise.
+    if (options_.view.empty()) view_ = View::throughput;
+    const bool series = device_ < static_cast<int>(devices_.size()) &&
+                        !devices_[static_cast<std::size_t>(device_)].series.empty();
+    const std::string why =
+        series ? throughput_.select(devices_[static_cast<std::size_t>(device_)], profiles_,
+                                    options_.point_lesson, options_.point_variant, options_.point_n)
+               : "no one-GPU results loaded";
+    if (!why.empty()) error("--point " + options_.point + ": " + why);
   }
   sync_steps();
   compare_if_changed();
@@ -470,12 +482,32 @@ void App::tree_view(ImVec2 size) {
   // panel_width(display, two): the layout tests use it
   const float col_w = two ? (size.x - gap) / 2 : size.x;
   const float avail_h = ImGui::GetContentRegionAvail().y;
-  const float source_h = std::clamp(avail_h * 0.24f, 90.f, 180.f);
+  const int docs[2] = {left_, two ? right_ : -1};
+  // The bottom: the source, with each side's hardware counters beside it (a wide column) or above
+  // it; both sides' panels as tall as the taller, so that the sources start level.
+  const BottomPlace place = place_counters(col_w);
+  CounterPanel panels[2];
+  PanelLayout panel_layouts[2];
+  bool has_panel[2] = {false, false};
+  float panel_h = 0;
+  for (int k = 0; k < (two ? 2 : 1); ++k) {
+    has_panel[k] = counters_of(k, playback_.frame(), panels[k]);
+    if (!has_panel[k]) continue;
+    panel_layouts[k] = layout_counter_panel(panels[k], place.panel_w);
+    panel_h = std::max(panel_h, panel_layouts[k].height);
+  }
+  float source_h = std::clamp(avail_h * 0.24f, 90.f, 180.f);
+  float bottom_h = source_h;
+  if (panel_h > 0 && place.beside) {
+    bottom_h = std::max(source_h, panel_h);
+  } else if (panel_h > 0) {
+    source_h = std::max(90.f, source_h - panel_h);
+    bottom_h = panel_h + 4 + source_h;
+  }
   const float legend_h = (ImGui::GetTextLineHeight() + 3) * (size.x < 1500 ? 2 : 1) + 6;
-  const float tree_h = avail_h - source_h - legend_h - 8.f;
+  const float tree_h = avail_h - bottom_h - legend_h - 8.f;
   const ImVec2 top = ImGui::GetCursorScreenPos();
   TreeView* views[2] = {&tree_left_, &tree_right_};
-  const int docs[2] = {left_, two ? right_ : -1};
   for (int k = 0; k < (two ? 2 : 1); ++k) {
     const TraceDoc& doc = *traces_[static_cast<std::size_t>(docs[k])];
     const float x = top.x + static_cast<float>(k) * (col_w + gap);
@@ -509,7 +541,18 @@ void App::tree_view(ImVec2 size) {
   const float source_top = ImGui::GetCursorScreenPos().y;
   for (int k = 0; k < (two ? 2 : 1); ++k) {
     TraceDoc& doc = *traces_[static_cast<std::size_t>(docs[k])];
-    ImGui::SetCursorScreenPos({top.x + static_cast<float>(k) * (col_w + gap), source_top});
+    const float x = top.x + static_cast<float>(k) * (col_w + gap);
+    float src_top = source_top, src_w = col_w;
+    if (has_panel[k] && place.beside) {
+      ImGui::SetCursorScreenPos({x + col_w - place.panel_w, source_top});
+      draw_counter_panel(panels[k], panel_layouts[k]);
+      src_w = place.source_w;
+    } else if (panel_h > 0) {
+      ImGui::SetCursorScreenPos({x, source_top});
+      if (has_panel[k]) draw_counter_panel(panels[k], panel_layouts[k]);
+      src_top = source_top + panel_h + 4;
+    }
+    ImGui::SetCursorScreenPos({x, src_top});
     // The line of the work: the event under the mouse, else every line of the step's events.
     const int hovered = views[k]->hovered_event();
     std::vector<int> lines;
@@ -517,10 +560,28 @@ void App::tree_view(ImVec2 size) {
       lines.push_back(doc.trace.events[static_cast<std::size_t>(hovered)].line);
     else
       lines = doc.steps.lines(std::min(playback_.frame(), doc.steps.count() - 1));
-    const float h = std::max(60.f, top.y + avail_h - source_top);
-    doc.source.draw(k == 0 ? "leftsrc" : "rightsrc", {col_w, h}, lines.data(),
+    const float h = std::max(60.f, top.y + avail_h - src_top);
+    doc.source.draw(k == 0 ? "leftsrc" : "rightsrc", {src_w, h}, lines.data(),
                     static_cast<int>(lines.size()));
   }
+}
+
+bool App::counters_of(int k, int frame, CounterPanel& panel) {
+  if (profiles_.empty()) return false;
+  const int index = k == 0 ? left_ : right_;
+  const TraceDoc& doc = *traces_[static_cast<std::size_t>(index)];
+  const Trace& t = doc.trace;
+  const ProfileMatch m =
+      find_profiled(profiles_, "", t.lesson, t.variant, static_cast<double>(t.n), t.block);
+  if (!m.call) {
+    panel = no_counters_panel(t, profiles_);
+    return true;
+  }
+  const int step = std::min(frame, doc.steps.count() - 1);
+  const int launch = step >= 0 ? doc.steps.steps[static_cast<std::size_t>(step)].launch : 0;
+  panel =
+      counter_panel(*m.file, *m.call, launch, t, doc.predicted[static_cast<std::size_t>(launch)]);
+  return true;
 }
 
 void App::frame(ImVec2 display, double dt) {
@@ -559,7 +620,7 @@ void App::frame(ImVec2 display, double dt) {
     case View::throughput:
       if (device_picker(false))
         throughput_.draw(devices_[static_cast<std::size_t>(device_)],
-                         ImGui::GetContentRegionAvail());
+                         ImGui::GetContentRegionAvail(), profiles_);
       else
         ImGui::TextUnformatted(
             "No one-GPU results loaded. Load a results JSON (reducelab bench --json FILE) with the "

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "viewer/bar_view.h"
+#include "viewer/counter_text.h"
 #include "viewer/playback.h"
 #include "viewer/profile_model.h"
 #include "viewer/results_model.h"
@@ -30,6 +31,12 @@ struct AppOptions {
   int step = 0;
   std::string view;    // "", "throughput", "bars", "scaling", "tables", "tree"
   std::string device;  // --device: a substring of the device to plot first
+  // --point LESSON[/VARIANT][@N]: the throughput point selected at the start (lesson -1: none;
+  // n 0: the one nearest the profiled n)
+  std::string point;
+  int point_lesson = -1;
+  std::string point_variant;
+  double point_n = 0;
   std::string source_root;
   bool screenshot = false;
   bool loop = false;
@@ -47,7 +54,7 @@ class App {
   // Traces still in format version 1 (not yet recorded again) are skipped with one note, not an
   // error.
   void load_defaults(bool profile);
-  // Applies --view, --device and --step once the files are in.
+  // Applies --view, --device, --point and --step once the files are in.
   void start();
 
   void frame(ImVec2 display, double dt);  // one frame of UI (between NewFrame and Render)
@@ -66,6 +73,9 @@ class App {
   void error_strip();
   bool device_picker(bool scaling);  // false when no device has what the view needs
   void tree_view(ImVec2 size);
+  // Where a profile has the kernel of the trace shown on side k at playback frame `frame`: its
+  // counters panel; where profiles are loaded but none has it, a line saying so; else none (false).
+  bool counters_of(int k, int frame, CounterPanel& panel);
   void legend(float width);
   void sync_steps();
   void compare_if_changed();

@@ -111,6 +111,7 @@ std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
       p.vs_cub = run.vs_cub.value_or(-1);
       p.median_ms = run.median_ms.value_or(-1);
       p.verified = run.verified;
+      p.block = run.block;
       auto it = std::find_if(s.points.begin(), s.points.end(),
                              [&](const SeriesPoint& q) { return q.n == p.n; });
       if (it != s.points.end())
