@@ -1,6 +1,7 @@
 #include "viewer/app.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include "common/trace/trace_loader.h"
 #include "viewer/colors.h"
 #include "viewer/compact_font.h"
+#include "viewer/counters_view.h"
 #include "viewer/step_text.h"
 
 namespace rl::viewer {
@@ -67,7 +69,9 @@ void App::load(const std::string& path) {
   }
   const std::string text = read_file(path);
   try {
-    if (text.find("\"reducelab.trace\"") != std::string::npos) {
+    if (looks_like_profile(text)) {
+      profiles_.push_back(parse_profile(text, path));
+    } else if (text.find("\"reducelab.trace\"") != std::string::npos) {
       traces_.push_back(make_trace_doc(parse_trace(text, path), options_.source_root));
       if (traces_.size() == 2 && right_ < 0) right_ = 1;
       sync_steps();
@@ -82,7 +86,7 @@ void App::load(const std::string& path) {
   }
 }
 
-void App::load_defaults() {
+void App::load_defaults(bool profile) {
   namespace fs = std::filesystem;
   int skipped = 0;
   for (const char* dir : {"assets/results", "assets/traces"}) {
@@ -102,6 +106,12 @@ void App::load_defaults() {
       }
       load(f);
     }
+  }
+  if (profile) {
+    fs::path p = fs::path("assets/profiles/h100-profile.json");
+    std::error_code ec;
+    if (!fs::exists(p, ec)) p = fs::path(default_source_root()) / p;
+    if (fs::exists(p, ec)) load(p.string());
   }
   if (skipped > 0) {
     note_ = std::to_string(skipped) +
@@ -161,6 +171,17 @@ void App::start() {
         break;
       }
     }
+  }
+  if (options_.point_lesson >= 0) {
+    // --point: a throughput point, so the throughput view unless --view says otherwise.
+    if (options_.view.empty()) view_ = View::throughput;
+    const bool series = device_ < static_cast<int>(devices_.size()) &&
+                        !devices_[static_cast<std::size_t>(device_)].series.empty();
+    const std::string why =
+        series ? throughput_.select(devices_[static_cast<std::size_t>(device_)], profiles_,
+                                    options_.point_lesson, options_.point_variant, options_.point_n)
+               : "no one-GPU results loaded";
+    if (!why.empty()) error("--point " + options_.point + ": " + why);
   }
   sync_steps();
   compare_if_changed();
@@ -233,18 +254,23 @@ void App::toolbar() {
   tab("Tables (lessons 13-16)", View::tables);
   tab("Reduction tree", View::tree);
   // What is loaded, in full: the path box takes what is left.
-  char status[96];
+  char status[128];
   std::snprintf(status, sizeof status, "%zu results, %zu tables, %zu traces", results_.size(),
                 unique_tables(tables_).size(), traces_.size());
+  if (!profiles_.empty()) {
+    const std::size_t used = std::strlen(status);
+    std::snprintf(status + used, sizeof status - used, ", %zu profile%s", profiles_.size(),
+                  profiles_.size() == 1 ? "" : "s");
+  }
   const float status_w = ImGui::CalcTextSize(status).x;
   const float load_w = ImGui::CalcTextSize("Load").x + ImGui::GetStyle().FramePadding.x * 2;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   ImGui::SameLine(0, 16);
   ImGui::SetNextItemWidth(
       std::max(80.f, ImGui::GetContentRegionAvail().x - load_w - status_w - 3 * spacing));
-  const bool enter = ImGui::InputTextWithHint(
-      "##path", "path of a results or trace JSON (or drop files on the window)", path_box_,
-      sizeof path_box_, ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool enter =
+      ImGui::InputTextWithHint("##path", "path of a JSON file (or drop files on the window)",
+                               path_box_, sizeof path_box_, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
   if ((ImGui::Button("Load") || enter) && path_box_[0]) {
     const std::size_t before = traces_.size();
@@ -456,12 +482,32 @@ void App::tree_view(ImVec2 size) {
   // panel_width(display, two): the layout tests use it
   const float col_w = two ? (size.x - gap) / 2 : size.x;
   const float avail_h = ImGui::GetContentRegionAvail().y;
-  const float source_h = std::clamp(avail_h * 0.24f, 90.f, 180.f);
+  const int docs[2] = {left_, two ? right_ : -1};
+  // The bottom: the source, with each side's hardware counters beside it (a wide column) or above
+  // it; both sides' panels as tall as the taller, so that the sources start level.
+  const BottomPlace place = place_counters(col_w);
+  CounterPanel panels[2];
+  PanelLayout panel_layouts[2];
+  bool has_panel[2] = {false, false};
+  float panel_h = 0;
+  for (int k = 0; k < (two ? 2 : 1); ++k) {
+    has_panel[k] = counters_of(k, playback_.frame(), panels[k]);
+    if (!has_panel[k]) continue;
+    panel_layouts[k] = layout_counter_panel(panels[k], place.panel_w);
+    panel_h = std::max(panel_h, panel_layouts[k].height);
+  }
+  float source_h = std::clamp(avail_h * 0.24f, 90.f, 180.f);
+  float bottom_h = source_h;
+  if (panel_h > 0 && place.beside) {
+    bottom_h = std::max(source_h, panel_h);
+  } else if (panel_h > 0) {
+    source_h = std::max(90.f, source_h - panel_h);
+    bottom_h = panel_h + 4 + source_h;
+  }
   const float legend_h = (ImGui::GetTextLineHeight() + 3) * (size.x < 1500 ? 2 : 1) + 6;
-  const float tree_h = avail_h - source_h - legend_h - 8.f;
+  const float tree_h = avail_h - bottom_h - legend_h - 8.f;
   const ImVec2 top = ImGui::GetCursorScreenPos();
   TreeView* views[2] = {&tree_left_, &tree_right_};
-  const int docs[2] = {left_, two ? right_ : -1};
   for (int k = 0; k < (two ? 2 : 1); ++k) {
     const TraceDoc& doc = *traces_[static_cast<std::size_t>(docs[k])];
     const float x = top.x + static_cast<float>(k) * (col_w + gap);
@@ -495,7 +541,18 @@ void App::tree_view(ImVec2 size) {
   const float source_top = ImGui::GetCursorScreenPos().y;
   for (int k = 0; k < (two ? 2 : 1); ++k) {
     TraceDoc& doc = *traces_[static_cast<std::size_t>(docs[k])];
-    ImGui::SetCursorScreenPos({top.x + static_cast<float>(k) * (col_w + gap), source_top});
+    const float x = top.x + static_cast<float>(k) * (col_w + gap);
+    float src_top = source_top, src_w = col_w;
+    if (has_panel[k] && place.beside) {
+      ImGui::SetCursorScreenPos({x + col_w - place.panel_w, source_top});
+      draw_counter_panel(panels[k], panel_layouts[k]);
+      src_w = place.source_w;
+    } else if (panel_h > 0) {
+      ImGui::SetCursorScreenPos({x, source_top});
+      if (has_panel[k]) draw_counter_panel(panels[k], panel_layouts[k]);
+      src_top = source_top + panel_h + 4;
+    }
+    ImGui::SetCursorScreenPos({x, src_top});
     // The line of the work: the event under the mouse, else every line of the step's events.
     const int hovered = views[k]->hovered_event();
     std::vector<int> lines;
@@ -503,10 +560,28 @@ void App::tree_view(ImVec2 size) {
       lines.push_back(doc.trace.events[static_cast<std::size_t>(hovered)].line);
     else
       lines = doc.steps.lines(std::min(playback_.frame(), doc.steps.count() - 1));
-    const float h = std::max(60.f, top.y + avail_h - source_top);
-    doc.source.draw(k == 0 ? "leftsrc" : "rightsrc", {col_w, h}, lines.data(),
+    const float h = std::max(60.f, top.y + avail_h - src_top);
+    doc.source.draw(k == 0 ? "leftsrc" : "rightsrc", {src_w, h}, lines.data(),
                     static_cast<int>(lines.size()));
   }
+}
+
+bool App::counters_of(int k, int frame, CounterPanel& panel) {
+  if (profiles_.empty()) return false;
+  const int index = k == 0 ? left_ : right_;
+  const TraceDoc& doc = *traces_[static_cast<std::size_t>(index)];
+  const Trace& t = doc.trace;
+  const ProfileMatch m =
+      find_profiled(profiles_, "", t.lesson, t.variant, static_cast<double>(t.n), t.block);
+  if (!m.call) {
+    panel = no_counters_panel(t, profiles_);
+    return true;
+  }
+  const int step = std::min(frame, doc.steps.count() - 1);
+  const int launch = step >= 0 ? doc.steps.steps[static_cast<std::size_t>(step)].launch : 0;
+  panel =
+      counter_panel(*m.file, *m.call, launch, t, doc.predicted[static_cast<std::size_t>(launch)]);
+  return true;
 }
 
 void App::frame(ImVec2 display, double dt) {
@@ -545,7 +620,7 @@ void App::frame(ImVec2 display, double dt) {
     case View::throughput:
       if (device_picker(false))
         throughput_.draw(devices_[static_cast<std::size_t>(device_)],
-                         ImGui::GetContentRegionAvail());
+                         ImGui::GetContentRegionAvail(), profiles_);
       else
         ImGui::TextUnformatted(
             "No one-GPU results loaded. Load a results JSON (reducelab bench --json FILE) with the "

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "viewer/bar_view.h"
+#include "viewer/counter_text.h"
 #include "viewer/playback.h"
+#include "viewer/profile_model.h"
 #include "viewer/results_model.h"
 #include "viewer/scaling_view.h"
 #include "viewer/tables_view.h"
@@ -24,10 +26,17 @@ enum class View { throughput, bars, scaling, tables, tree };
 struct AppOptions {
   std::vector<std::string> results;
   std::vector<std::string> traces;
+  std::vector<std::string> profiles;
   // --step: the step to open at, from 1; 0: the first step in which a thread adds
   int step = 0;
   std::string view;    // "", "throughput", "bars", "scaling", "tables", "tree"
   std::string device;  // --device: a substring of the device to plot first
+  // --point LESSON[/VARIANT][@N]: the throughput point selected at the start (lesson -1: none;
+  // n 0: the one nearest the profiled n)
+  std::string point;
+  int point_lesson = -1;
+  std::string point_variant;
+  double point_n = 0;
   std::string source_root;
   bool screenshot = false;
   bool loop = false;
@@ -37,13 +46,15 @@ class App {
  public:
   explicit App(AppOptions options);
 
-  // Loads a results or trace file (told apart by its schema); a bad file adds a one-line error
-  // to the strip and to stderr, counts as a failed load, and the program goes on.
+  // Loads a results, trace or profile file (told apart by its schema); a bad file adds a one-line
+  // error to the strip and to stderr, counts as a failed load, and the program goes on.
   void load(const std::string& path);
-  // With no files named: every assets/results/*.json and assets/traces/*.json that exists. Traces
-  // still in format version 1 (not yet recorded again) are skipped with one note, not an error.
-  void load_defaults();
-  // Applies --view, --device and --step once the files are in.
+  // With no results or traces named: every assets/results/*.json and assets/traces/*.json that
+  // exists, and, with `profile` (no profile named), assets/profiles/h100-profile.json if it exists.
+  // Traces still in format version 1 (not yet recorded again) are skipped with one note, not an
+  // error.
+  void load_defaults(bool profile);
+  // Applies --view, --device, --point and --step once the files are in.
   void start();
 
   void frame(ImVec2 display, double dt);  // one frame of UI (between NewFrame and Render)
@@ -62,6 +73,9 @@ class App {
   void error_strip();
   bool device_picker(bool scaling);  // false when no device has what the view needs
   void tree_view(ImVec2 size);
+  // Where a profile has the kernel of the trace shown on side k at playback frame `frame`: its
+  // counters panel; where profiles are loaded but none has it, a line saying so; else none (false).
+  bool counters_of(int k, int frame, CounterPanel& panel);
   void legend(float width);
   void sync_steps();
   void compare_if_changed();
@@ -71,7 +85,8 @@ class App {
   View view_ = View::throughput;
   std::vector<ResultsFile> results_;
   std::vector<DeviceResults> devices_;
-  int device_ = 0;  // index into devices_
+  int device_ = 0;                     // index into devices_
+  std::vector<ProfileFile> profiles_;  // hardware counters, first loaded first asked
   std::vector<std::unique_ptr<TraceDoc>> traces_;
   int left_ = 0;    // trace shown on the left
   int right_ = -1;  // trace shown on the right; -1: none

@@ -242,14 +242,13 @@ BlockFigure build_figure(const Trace& t, const StepIndex& idx, int current,
         if (here) row.cells[static_cast<std::size_t>(col_of(r.slot))].stale = true;
       }
     }
-    // Bank conflicts: the step's shared accesses of this block, per (warp, line, kind, operand).
+    // Bank conflicts: the step's shared accesses of this block, per (warp, line, operand), as
+    // steps.h counts them.
     if (array == ArrayKind::shared) {
-      std::map<std::tuple<int, int, int, int>, std::vector<std::int64_t>> accesses;
+      std::map<std::tuple<int, int, int>, std::vector<std::int64_t>> accesses;
       for (int i : events) {
         const Event& e = t.events[static_cast<std::size_t>(i)];
-        const auto key = [&](int side) {
-          return std::tuple{e.thread / kWarpSize, e.line, static_cast<int>(e.kind), side};
-        };
+        const auto key = [&](int side) { return std::tuple{e.thread / kWarpSize, e.line, side}; };
         if (e.dst.space.kind == SpaceKind::shared) accesses[key(0)].push_back(e.dst.index);
         if (e.a.loc.space.kind == SpaceKind::shared) accesses[key(1)].push_back(e.a.loc.index);
         if (e.b.loc.space.kind == SpaceKind::shared) accesses[key(2)].push_back(e.b.loc.index);

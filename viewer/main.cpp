@@ -1,8 +1,8 @@
 // reducelab_viewer: the ladder's throughput and the reduction trees, in one window.
-//   reducelab_viewer [--results FILE]... [--trace FILE]... [--view
+//   reducelab_viewer [--results FILE]... [--trace FILE]... [--profile FILE]... [--view
 //   throughput|bars|scaling|tables|tree]
-//                    [--device NAME] [--step K] [--screenshot FILE.png] [--size WxH] [--source-root
-//                    DIR] [--measure-fps SECONDS]
+//                    [--device NAME] [--point LESSON[/VARIANT][@N]] [--step K] [--screenshot
+//                    FILE.png] [--size WxH] [--source-root DIR] [--measure-fps SECONDS]
 // Bad arguments (an empty value, a size out of range, a screenshot folder that does not exist) are
 // refused before a window opens, in one line starting "error:".
 // Exit status: 0; 1 when a file named (or found in assets/) failed to load, or the screenshot could
@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -88,6 +89,24 @@ std::string check_screenshot_path(const std::string& path) {
   return "";
 }
 
+// --point LESSON[/VARIANT][@N] into the options: N a whole number or 2^K.
+std::string parse_point(rl::viewer::AppOptions& opt) {
+  std::smatch m;
+  if (!std::regex_match(opt.point, m,
+                        std::regex(R"((\d{1,4})(?:/([A-Za-z0-9_]+))?(?:@(\d{1,15}|2\^\d{1,2}))?)")))
+    return "--point must be LESSON[/VARIANT][@N], e.g. 02, 11/atomic_finish or 03@2^24 (got '" +
+           opt.point + "')";
+  opt.point_lesson = std::stoi(m[1]);
+  opt.point_variant = m[2];
+  const std::string n = m[3];
+  if (n.rfind("2^", 0) == 0)
+    opt.point_n = std::ldexp(1.0, std::stoi(n.substr(2)));
+  else if (!n.empty())
+    opt.point_n = std::stod(n);
+  if (!n.empty() && opt.point_n < 1) return "--point: n must be at least 1 (got '" + n + "')";
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,6 +120,15 @@ int main(int argc, char** argv) {
   cli.add_option("--trace", opt.traces,
                  "a trace JSON (reducelab.trace); repeatable, two are shown side by side")
       ->type_name("FILE");
+  cli.add_option("--profile", opt.profiles,
+                 "hardware counters (reducelab.profile, written by reducelab profile); repeatable. "
+                 "Default, when no results or traces are named: assets/profiles/h100-profile.json")
+      ->type_name("FILE");
+  cli.add_option("--point", opt.point,
+                 "select this throughput point, as a click would, to show its counters: a lesson, "
+                 "a variant, a size (e.g. 02, 11/atomic_finish@1048576, 03@2^24); default size: "
+                 "the one nearest the profiled n, else the largest")
+      ->type_name("LESSON[/VARIANT][@N]");
   cli.add_option("--step", step_text,
                  "the step of the traces to show, from 1 (the k-th thing each thread does between "
                  "two barriers, launch "
@@ -154,6 +182,7 @@ int main(int argc, char** argv) {
     else if (measure_fps < 0.1)
       bad = "--measure-fps " + fps_text + " is too small (at least 0.1 seconds)";
   }
+  if (bad.empty() && !opt.point.empty()) bad = parse_point(opt);
   if (bad.empty() && !screenshot.empty()) bad = check_screenshot_path(screenshot);
   if (!bad.empty()) {
     std::cerr << "error: " << bad << "\n";
@@ -200,7 +229,8 @@ int main(int argc, char** argv) {
     glfwSetDropCallback(window, on_drop);
     for (const auto& f : opt.results) app.load(f);
     for (const auto& f : opt.traces) app.load(f);
-    if (opt.results.empty() && opt.traces.empty()) app.load_defaults();
+    for (const auto& f : opt.profiles) app.load(f);
+    if (opt.results.empty() && opt.traces.empty()) app.load_defaults(opt.profiles.empty());
     app.start();
     if (measure_fps > 0) {
       app.set_view(rl::viewer::View::tree);

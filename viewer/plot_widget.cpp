@@ -122,7 +122,22 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
       }
     }
   }
+  // The selected point, ringed while its series is shown.
+  for (const auto& l : lines) {
+    if (l.label != selected_label || hidden.count(l.label)) continue;
+    for (std::size_t i = 0; i < l.xs.size(); ++i)
+      if (l.xs[i] == selected_x)
+        dl->AddCircle(to_screen(l.xs[i], l.ys[i]), 9.f, kTextColor, 0, 2.5f);
+  }
   dl->PopClipRect();
+  if (hovered && ImGui::IsMouseClicked(0)) {
+    if (best_line) {
+      selected_label = best_line->label;
+      selected_x = best_line->xs[best_i];
+    } else if (mouse.x >= left && mouse.x <= right && mouse.y >= top && mouse.y <= bottom) {
+      selected_label.clear();
+    }
+  }
 
   if (best_line) {
     const ImVec2 p = to_screen(best_line->xs[best_i], best_line->ys[best_i]);

@@ -1,7 +1,7 @@
 #pragma once
 // A small line plot on ImDrawList: log2 x axis, linear y axis, ticks, grid, a legend whose entries
-// toggle their series, a tooltip with the exact figures of the point under the mouse, and an
-// optional horizontal reference line.
+// toggle their series, a tooltip with the exact figures of the point under the mouse, a point
+// selected by a click, and an optional horizontal reference line.
 #include <imgui.h>
 
 #include <optional>
@@ -37,6 +37,10 @@ class LinePlot {
   void draw(const char* id, ImVec2 size, const std::vector<PlotLine>& lines,
             const PlotOptions& options);
   std::set<std::string> hidden;  // labels of series switched off in the legend
+  // The point clicked last, ringed: its series' label and x ("" when none). A click on the plot
+  // away from every point clears it.
+  std::string selected_label;
+  double selected_x = 0;
 };
 
 }  // namespace rl::viewer

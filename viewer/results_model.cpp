@@ -3,98 +3,20 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "viewer/json_reader.h"
+
 namespace rl::viewer {
-namespace {
 
 using nlohmann::json;
 
-std::string one_line(std::string s) {
-  for (char& c : s) {
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
-  }
-  if (s.size() > 300) s = s.substr(0, 300) + "...";
-  return s;
-}
-
-struct Reader {
-  std::string name;
-  [[noreturn]] void fail(const std::string& what) const {
-    throw ResultsError(one_line(name + ": " + what));
-  }
-
-  const json& need(const json& o, const char* key, const std::string& where) const {
-    auto it = o.find(key);
-    if (it == o.end()) fail(where + "missing field '" + key + "'");
-    return *it;
-  }
-  std::string str(const json& o, const char* key, const std::string& where) const {
-    const json& v = need(o, key, where);
-    if (!v.is_string()) fail(where + key + " must be a string");
-    return v.get<std::string>();
-  }
-  std::string str_or(const json& o, const char* key, const std::string& fallback) const {
-    auto it = o.find(key);
-    return it != o.end() && it->is_string() ? it->get<std::string>() : fallback;
-  }
-  double num(const json& o, const char* key, const std::string& where) const {
-    const json& v = need(o, key, where);
-    if (!v.is_number() || !std::isfinite(v.get<double>()))
-      fail(where + key + " must be a finite number");
-    return v.get<double>();
-  }
-  std::optional<double> opt(const json& o, const char* key, const std::string& where) const {
-    auto it = o.find(key);
-    if (it == o.end() || it->is_null()) return std::nullopt;
-    if (!it->is_number() || !std::isfinite(it->get<double>()))
-      fail(where + key + " must be a finite number");
-    return it->get<double>();
-  }
-};
-
-}  // namespace
-
 ResultsFile parse_results(std::string_view text, const std::string& name) {
-  Reader r{name};
-  if (text.size() > (std::size_t{256} << 20)) r.fail("file is over the 256 MiB limit");
-  int depth = 0;
-  bool in_str = false, esc = false;
-  for (char c : text) {  // refuse absurd nesting before the parser sees it
-    if (in_str) {
-      if (esc)
-        esc = false;
-      else if (c == '\\')
-        esc = true;
-      else if (c == '"')
-        in_str = false;
-    } else if (c == '"') {
-      in_str = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > 64) r.fail("nesting deeper than 64 levels");
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  json doc;
-  try {
-    doc = json::parse(text.begin(), text.end());
-  } catch (const json::exception& e) {
-    std::string what = e.what();
-    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
-    r.fail("not valid JSON: " + what);
-  }
-  if (!doc.is_object()) r.fail("the top level must be an object");
-  const std::string schema = r.str(doc, "schema", "");
-  if (schema != "reducelab.results")
-    r.fail("schema is \"" + schema + "\", not \"reducelab.results\"");
-  const json& version = r.need(doc, "version", "");
-  if (!version.is_number_integer() || version.get<std::int64_t>() != 1) {
-    r.fail("version is " + version.dump() + ", only version 1 is understood");
-  }
+  const JsonReader r{name};
+  const json doc = r.parse(text);
+  r.expect_schema(doc, "reducelab.results");
   ResultsFile f;
   f.path = name;
   f.backend = r.str_or(doc, "backend", "");
@@ -157,17 +79,7 @@ ResultsFile parse_results(std::string_view text, const std::string& name) {
   return f;
 }
 
-ResultsFile load_results(const std::string& path) {
-  Reader r{path};
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    r.fail(std::filesystem::exists(path, ec) ? "not a regular file" : "no such file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) r.fail("cannot open it");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_results(s.str(), path);
-}
+ResultsFile load_results(const std::string& path) { return parse_results(read_record(path), path); }
 
 std::string format_size(double n) {
   const double l = std::log2(n);
@@ -199,6 +111,7 @@ std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
       p.vs_cub = run.vs_cub.value_or(-1);
       p.median_ms = run.median_ms.value_or(-1);
       p.verified = run.verified;
+      p.block = run.block;
       auto it = std::find_if(s.points.begin(), s.points.end(),
                              [&](const SeriesPoint& q) { return q.n == p.n; });
       if (it != s.points.end())

@@ -49,6 +49,7 @@ struct SeriesPoint {
   double vs_cub = -1;
   double median_ms = -1;
   bool verified = true;
+  int block = 0;  // the run's block size; 0: unknown (and for the ceiling and CUB)
 };
 
 enum class SeriesKind { lesson, ceiling, cub };

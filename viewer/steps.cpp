@@ -15,8 +15,10 @@ using Key = std::tuple<int, int, int, int>;
 // The facts of one step over every block.
 void compute_facts(const Trace& t, Step& s) {
   std::vector<std::pair<int, int>> threads;  // (block, thread)
-  // (block, warp, line, kind, side, address) of every shared access
-  std::vector<std::tuple<int, int, int, int, int, std::int64_t>> shared;
+  // (block, warp, line, side, address) of every shared access. One line's accesses of one side
+  // are one warp access whatever their events' kinds: `partial[tid] = i < n ? in[i] : 0` stores
+  // loads and constants in one instruction.
+  std::vector<std::tuple<int, int, int, int, std::int64_t>> shared;
   for (int i : s.events) {
     const Event& e = t.events[static_cast<std::size_t>(i)];
     threads.emplace_back(e.block, e.thread);
@@ -25,13 +27,13 @@ void compute_facts(const Trace& t, Step& s) {
         e.b.loc.space.kind != SpaceKind::constant)
       ++s.tree_additions;
     if (e.kind == EventKind::shuffle) ++s.shuffles;
-    const int warp = e.thread / kWarpSize, line = e.line, kind = static_cast<int>(e.kind);
+    const int warp = e.thread / kWarpSize, line = e.line;
     if (e.dst.space.kind == SpaceKind::shared)
-      shared.emplace_back(e.block, warp, line, kind, 0, e.dst.index);
+      shared.emplace_back(e.block, warp, line, 0, e.dst.index);
     if (e.a.loc.space.kind == SpaceKind::shared)
-      shared.emplace_back(e.block, warp, line, kind, 1, e.a.loc.index);
+      shared.emplace_back(e.block, warp, line, 1, e.a.loc.index);
     if (e.b.loc.space.kind == SpaceKind::shared)
-      shared.emplace_back(e.block, warp, line, kind, 2, e.b.loc.index);
+      shared.emplace_back(e.block, warp, line, 2, e.b.loc.index);
   }
   std::sort(threads.begin(), threads.end());
   threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
@@ -59,15 +61,17 @@ void compute_facts(const Trace& t, Step& s) {
       return std::get<0>(shared[a]) == std::get<0>(shared[b]) &&
              std::get<1>(shared[a]) == std::get<1>(shared[b]) &&
              std::get<2>(shared[a]) == std::get<2>(shared[b]) &&
-             std::get<3>(shared[a]) == std::get<3>(shared[b]) &&
-             std::get<4>(shared[a]) == std::get<4>(shared[b]);
+             std::get<3>(shared[a]) == std::get<3>(shared[b]);
     };
     while (j < shared.size() && same_access(i, j)) ++j;
     int per_bank[kSharedBanks] = {};
     int ways = 1;
     for (std::size_t a = i; a < j; ++a)
-      ways = std::max(ways, ++per_bank[bank_of(std::get<5>(shared[a]))]);
+      ways = std::max(ways, ++per_bank[bank_of(std::get<4>(shared[a]))]);
     ++s.shared_accesses;
+    const bool store = std::get<3>(shared[i]) == 0;  // the destination
+    ++(store ? s.shared_stores : s.shared_loads);
+    (store ? s.store_passes : s.load_passes) += ways;
     if (ways > 1) ++s.conflicted_accesses;
     s.worst_conflict = std::max(s.worst_conflict, ways);
     i = j;

@@ -41,6 +41,11 @@ struct Step {
   int shared_accesses = 0;
   int conflicted_accesses = 0;  // of those, with two or more addresses in one bank
   int worst_conflict = 0;       // n-way of the worst; 0 when the step touches no shared memory
+  // Of those, the loads (an operand read) and the stores (a destination written), and the passes
+  // each kind needs: an access whose lanes fall n-way in one bank needs n (what the hardware
+  // counts as wavefronts).
+  int shared_loads = 0, shared_stores = 0;
+  int load_passes = 0, store_passes = 0;
   // (block, threads active in it), ascending by block: what the overview strip draws.
   std::vector<std::pair<int, int>> block_active;
 };

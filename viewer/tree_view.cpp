@@ -17,6 +17,7 @@ std::unique_ptr<TraceDoc> make_trace_doc(Trace t, const std::string& source_root
   auto doc = std::make_unique<TraceDoc>();
   doc->trace = std::move(t);
   doc->steps = index_steps(doc->trace);
+  doc->predicted = predict_launches(doc->trace, doc->steps);
   doc->stale = find_stale_reads(doc->trace, kStaleLimit);
   for (const StaleRead& r : doc->stale) doc->marks.stale.emplace(r.launch, r.block);
   doc->source.load(doc->trace.source, source_root);

@@ -12,6 +12,7 @@
 #include "common/trace/stale_reads.h"
 #include "common/trace/trace_model.h"
 #include "viewer/block_figure.h"
+#include "viewer/counter_text.h"
 #include "viewer/figure_layout.h"
 #include "viewer/overview.h"
 #include "viewer/source_panel.h"
@@ -31,6 +32,7 @@ struct TraceDoc {
   SourcePanel source;
   std::string array_name;  // the kernel's name for its shared array ("partial")
   std::string label;       // for pickers: "03 sequential_addressing (sim) - file.json"
+  std::vector<LaunchPrediction> predicted;  // per launch: what it predicts of hardware counters
 };
 
 std::unique_ptr<TraceDoc> make_trace_doc(Trace t, const std::string& source_root);

@@ -32,6 +32,14 @@ shot compare-barrier-only-above-warp.png 1280x800 --trace "$traces/broken/03_bar
   --trace "$traces/03_sequential_addressing.b256.sim.json" --step 5
 shot compare-not-same-input.png 1280x800 --trace "$traces/03_sequential_addressing.sim.json" \
   --trace "$traces/03_sequential_addressing.b256.sim.json" --step 2
+# The H100's hardware counters beside a trace and under a throughput point, once reducelab profile
+# has written them.
+profile=$root/assets/profiles/h100-profile.json
+if [[ -f "$profile" ]]; then
+  shot counters-tree-02.png 1280x800 --trace "$traces/02_interleaved_strided.b256.sim.json" \
+    --profile "$profile" --step 4
+  shot counters-throughput.png 1280x800 --view throughput --point 02
+fi
 # A file that does not load: the picture shows the error strip, and the viewer exits 1.
 if xvfb-run -a "$viewer" --screenshot "$out/error-strip.png" --trace "$traces/03_sequential_addressing.sim.json" \
   --trace no-such-trace.json 2>/dev/null; then

@@ -85,6 +85,27 @@ TEST_CASE("lesson 03's steps are the slides' rows: loads, one per stride, the st
   REQUIRE(idx.steps[1].divergent_warps == 2);  // 16 of each block's 32 lanes
 }
 
+TEST_CASE("a step's shared accesses: one per warp, line and operand, loads and stores apart",
+          "[steps]") {
+  // Lesson 02 at block 256: launch 1 is one block over 2 values, so its first line stores 2 loads
+  // and 254 zeros (events of two kinds) into partial[0..255]: one store per warp, 8 in all, no
+  // conflict. Its first addition (stride 1, partial[2 tid] += partial[2 tid + 1], 128 threads):
+  // 4 warps, two loads and a store each, every one 2-way.
+  const Trace t = test::asset("02_interleaved_strided.b256.sim.json");
+  const StepIndex idx = index_steps(t);
+  const Step& load = idx.steps[static_cast<std::size_t>(idx.launch_first[1])];
+  REQUIRE(load.shared_stores == 8);
+  REQUIRE(load.store_passes == 8);
+  REQUIRE(load.shared_loads == 0);
+  REQUIRE(load.shared_accesses == 8);
+  const Step& add = idx.steps[static_cast<std::size_t>(idx.launch_first[1] + 1)];
+  REQUIRE(add.shared_loads == 8);
+  REQUIRE(add.load_passes == 16);
+  REQUIRE(add.shared_stores == 4);
+  REQUIRE(add.store_passes == 8);
+  REQUIRE(add.worst_conflict == 2);
+}
+
 TEST_CASE("without barrier events (a GPU trace) the steps are the same", "[steps]") {
   for (const char* name : {"03_sequential_addressing.sim.json",
                            "02_interleaved_strided.b256.sim.json", "08_warp_shuffle.sim.json"}) {

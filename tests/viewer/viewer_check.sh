@@ -14,7 +14,11 @@ xvfb() {
   fi
   "$XVFB_RUN" -a -s "-screen 0 ${w}x${h}x24" "$@"
 }
-flag_for() { if grep -q '"reducelab.trace"' "$1"; then echo --trace; else echo --results; fi; }
+flag_for() {
+  if grep -q '"reducelab.trace"' "$1"; then echo --trace
+  elif grep -q '"reducelab.profile"' "$1"; then echo --profile
+  else echo --results; fi
+}
 # A trace still in format version 1 (the H100's until they are recorded again) is refused: exit 1.
 refused() { grep -q '"reducelab.trace"' "$1" && tail -c 200 "$1" | grep -Eq '"version": ?1[,}]'; }
 # The colour of a stale read's flag and edges (viewer/colors.h kStale), and the first difference's.
@@ -94,6 +98,46 @@ case "$MODE" in
     xvfb "$VIEWER" --trace "$INPUT" --trace "$OUT/no-such-trace.json" --screenshot "$png"
     expect_rc 1 $? "a screenshot with a missing file"
     "$PNG_CHECK" "$png" "$w" "$h"
+    ;;
+  counters)
+    # A trace (INPUT) and a results file (RESULTS) beside a profile (PROFILE) of the same kernels: the
+    # counters panel under the tree, beside the source; the counters of a point selected with --point
+    # under the plot. Each picture against the same without the profile.
+    with="$OUT/counters-tree.png"
+    without="$OUT/counters-tree-none.png"
+    err=$(xvfb "$VIEWER" --trace "$INPUT" --profile "$PROFILE" --step 4 --size "$size" --screenshot "$with" 2>&1 >/dev/null)
+    expect_rc 0 $? "the trace with its profile"
+    [[ -z "$err" ]] || { echo "FAIL: errors on stderr: $err"; exit 1; }
+    xvfb "$VIEWER" --trace "$INPUT" --step 4 --size "$size" --screenshot "$without"
+    expect_rc 0 $? "the trace alone"
+    "$PNG_CHECK" "$with" "$w" "$h" || exit 1
+    # The panel: the bottom right, where the source's lines do not reach.
+    "$PNG_CHECK" --differ "$with" "$without" $((w * 62 / 100)) $((h * 3 / 4)) $((w * 38 / 100 - 1)) $((h / 4 - 1)) || exit 1
+    with="$OUT/counters-point.png"
+    without="$OUT/counters-point-none.png"
+    xvfb "$VIEWER" --results "$RESULTS" --profile "$PROFILE" --point 02 --size "$size" --screenshot "$with"
+    expect_rc 0 $? "a point selected"
+    xvfb "$VIEWER" --results "$RESULTS" --profile "$PROFILE" --size "$size" --screenshot "$without"
+    expect_rc 0 $? "no point selected"
+    "$PNG_CHECK" "$with" "$w" "$h" || exit 1
+    "$PNG_CHECK" --differ "$with" "$without" 0 $((h - 120)) "$w" 119 || exit 1
+    # A point that is not there, and one that is not a point: one line each, exit 1 and 2.
+    err=$(xvfb "$VIEWER" --results "$RESULTS" --profile "$PROFILE" --point 07 --screenshot "$OUT/counters-bad.png" 2>&1 >/dev/null)
+    rc=$?
+    echo "exit code $rc, stderr: $err"
+    expect_rc 1 $rc "--point 07 (no such series)"
+    [[ "$err" == "error: --point 07: no throughput series of lesson 07 on "* ]] || { echo "FAIL: no one-line error"; exit 1; }
+    err=$("$VIEWER" --point 2x --screenshot "$OUT/counters-bad.png" 2>&1)
+    expect_rc 2 $? "--point 2x"
+    [[ $(printf '%s\n' "$err" | wc -l) -eq 1 && "$err" == "error: --point must be "* ]] || { echo "FAIL: $err"; exit 1; }
+    # A profile of another version: refused on one line, the picture still made, exit 1.
+    sed 's/"version": 1,/"version": 2,/' "$PROFILE" >"$OUT/profile-v2.json"
+    err=$(xvfb "$VIEWER" --trace "$INPUT" --profile "$OUT/profile-v2.json" --screenshot "$OUT/counters-v2.png" 2>&1 >/dev/null)
+    rc=$?
+    echo "exit code $rc, stderr: $err"
+    expect_rc 1 $rc "a version 2 profile"
+    [[ "$err" == "error: $OUT/profile-v2.json: version is 2, only version 1 is understood"* ]] || { echo "FAIL: no one-line refusal"; exit 1; }
+    "$PNG_CHECK" "$OUT/counters-v2.png" "$w" "$h"
     ;;
   nodisplay)
     out=$(env -u DISPLAY -u WAYLAND_DISPLAY "$VIEWER" --screenshot "$OUT/none.png" 2>&1)
