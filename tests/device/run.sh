@@ -2,6 +2,7 @@
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
 #   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl bugs
+#                            profile timeline
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -232,6 +233,24 @@ for step in "${steps[@]}"; do
       "$exe" --all --fixed --backend gpu --case-timeout 60 2>&1 | tee -a "$out/bugs.log" || status=1
       tar -C "$out" -czf "$out/bugs-logs.tgz" bugs-logs && rm -rf "$out/bugs-logs" "$out/san.tmp"
       note "bugs.md"; cat "$table"
+      ;;
+    profile)
+      # Nsight Compute on every ladder kernel: one ncu process per plan, size (2^20, 2^24) and block
+      # (256, and the plan's own), one record per kernel launch of one call. Commit profile.json as
+      # assets/profiles/<device>-profile.json; `reducelab profile --from FILE` prints its table.
+      note "reducelab profile: every ladder kernel under ncu at 2^20 and 2^24 (JSON: profile.json)"
+      $build/bin/reducelab profile --json "$out/profile.json" >"$out/profile.log" 2>"$out/profile.err" || status=1
+      tr '\r' '\n' <"$out/profile.err" | grep -E "^(profile: [0-9]+ calls|profile: FAILED|profile: ncu gave|error)"
+      grep -E '^(\||profile|wrote)' "$out/profile.log"
+      ;;
+    timeline)
+      # CUPTI's activity records of 20 timed calls of lessons 07, 10, 11 and 12 at 2^10, 2^20 and
+      # 2^24: launch latency, each kernel and copy, the gaps, host code. Commit timeline.json as
+      # assets/profiles/<device>-timeline.json.
+      note "reducelab timeline: lessons 07, 10, 11, 12 at 2^10, 2^20, 2^24 under CUPTI (JSON: timeline.json)"
+      $build/bin/reducelab timeline --json "$out/timeline.json" >"$out/timeline.log" 2>"$out/timeline.err" || status=1
+      tr '\r' '\n' <"$out/timeline.err" | grep -E "^(timeline: FAILED|error)"
+      grep -E '^(\||timeline|wrote)' "$out/timeline.log"
       ;;
     *)
       "$build/bin/$step" || status=1
