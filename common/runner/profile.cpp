@@ -226,7 +226,8 @@ int run_profile(const ProfileOptions& o) {
       failures.push_back(describe(r) + ": " + e.what());
     }
   }
-  std::cerr << "\rprofile: " << runs.size() << " calls profiled                              \n";
+  std::cerr << "\rprofile: " << runs.size() << " calls profiled, " << failures.size()
+            << " failed                              \n";
   for (const auto& f : failures) std::cerr << "profile: FAILED: " << f << '\n';
   if (!missing.empty())
     std::cerr << "profile: ncu gave no values (null in the record) for: " << join(missing, ", ")

@@ -18,6 +18,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 
 #include <cupti.h>
 
@@ -215,9 +216,11 @@ nlohmann::json time_plan(Session& session, const Plan& plan, unsigned block, uns
     c.keep_from = std::numeric_limits<std::uint64_t>::max();
     api.swap(c.api);
     work.swap(c.device);
-    if (!c.error.empty()) throw std::runtime_error("CUPTI: " + c.error);
-    if (c.dropped)
-      throw std::runtime_error("CUPTI dropped " + std::to_string(c.dropped) + " records");
+    // Each plan's own failures: reset, so that the next plan starts clean.
+    if (const std::string error = std::exchange(c.error, ""); !error.empty())
+      throw std::runtime_error("CUPTI: " + error);
+    if (const std::size_t dropped = std::exchange(c.dropped, 0))
+      throw std::runtime_error("CUPTI dropped " + std::to_string(dropped) + " records");
   }
   std::vector<CallBreakdown> breakdowns;
   for (const auto& records : split_into_calls(std::move(api), std::move(work), windows))
