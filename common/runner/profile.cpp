@@ -1,11 +1,15 @@
 #include "common/runner/profile.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -82,8 +86,10 @@ class TempFile {
 };
 
 // Runs args[0] with args, its stdout and stderr kept (in files: ncu's CSV of many metrics is
-// large, and a pipe read after the child ends would block it).
-Captured run_captured(const std::vector<std::string>& args) {
+// large, and a pipe read after the child ends would block it). A child still running after
+// `limit_s` is killed with the processes it started (ncu's profiled program): its own process
+// group, made for it here.
+Captured run_captured(const std::vector<std::string>& args, int limit_s) {
   TempFile out, err;
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -93,20 +99,33 @@ Captured run_captured(const std::vector<std::string>& args) {
   const pid_t child = ::fork();
   if (child < 0) throw std::runtime_error("profile: cannot start " + args[0]);
   if (child == 0) {
+    ::setpgid(0, 0);
     ::dup2(out.fd(), STDOUT_FILENO);
     ::dup2(err.fd(), STDERR_FILENO);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
+  ::setpgid(child, child);  // also here: whichever of the two runs first
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limit_s);
   int status = 0;
-  while (::waitpid(child, &status, 0) < 0) {
+  while (true) {
+    const pid_t done = ::waitpid(child, &status, WNOHANG);
+    if (done == child) break;
+    if (done < 0 && errno != EINTR) throw std::runtime_error("profile: lost " + args[0]);
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(-child, SIGKILL);
+      while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+      }
+      throw std::runtime_error("no result within " + std::to_string(limit_s) + " s: stopped");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), out.text(), err.text()};
 }
 
 // "2025.3.0.0 (build ...)" from `ncu --version`.
 std::string ncu_version(const std::string& ncu) {
-  const Captured c = run_captured({ncu, "--version"});
+  const Captured c = run_captured({ncu, "--version"}, 60);
   std::istringstream lines(c.out);
   for (std::string line; std::getline(lines, line);)
     if (const auto at = line.find("Version "); at != std::string::npos) return line.substr(at + 8);
@@ -199,6 +218,9 @@ int run_profile(const ProfileOptions& o) {
                                        "base",  "--clock-control", "base", "--cache-control",
                                        "all"};
   const std::string self = fs::canonical("/proc/self/exe").string();
+  // One call takes seconds (3 s for lesson 02 at 2^20 on the H100): two minutes means it is stuck.
+  constexpr int call_limit_s = 120;
+  const auto started = std::chrono::steady_clock::now();
   std::vector<nlohmann::json> kernels;
   std::vector<std::string> failures, missing;
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -211,7 +233,7 @@ int run_profile(const ProfileOptions& o) {
                              "--plan", plan_spec(*r.plan), "--n", std::to_string(r.n), "--block",
                              std::to_string(r.block)});
     try {
-      const Captured c = run_captured(args);
+      const Captured c = run_captured(args, call_limit_s);
       if (c.exit_code != 0)
         throw std::runtime_error("ncu exited with code " + std::to_string(c.exit_code) + ": " +
                                  first_error(c));
@@ -226,8 +248,11 @@ int run_profile(const ProfileOptions& o) {
       failures.push_back(describe(r) + ": " + e.what());
     }
   }
-  std::cerr << "\rprofile: " << runs.size() << " calls profiled, " << failures.size()
-            << " failed                              \n";
+  const auto seconds =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started)
+          .count();
+  std::cerr << "\rprofile: " << runs.size() << " calls profiled in " << seconds << " s, "
+            << failures.size() << " failed                              \n";
   for (const auto& f : failures) std::cerr << "profile: FAILED: " << f << '\n';
   if (!missing.empty())
     std::cerr << "profile: ncu gave no values (null in the record) for: " << join(missing, ", ")
