@@ -8,7 +8,6 @@
 #include <sstream>
 
 namespace rl {
-namespace {
 
 std::string utc_now() {
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -16,8 +15,6 @@ std::string utc_now() {
   s << std::put_time(std::gmtime(&now), "%Y-%m-%dT%H:%M:%SZ");
   return s.str();
 }
-
-}  // namespace
 
 nlohmann::json to_json(const Timing& t) {
   return {{"median_ms", t.ms.median},

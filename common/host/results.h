@@ -13,6 +13,9 @@ namespace rl {
 
 inline constexpr int results_schema_version = 1;
 
+// Now, as the records' "created_utc": "2026-11-22T16:40:00Z".
+std::string utc_now();
+
 nlohmann::json to_json(const CaseResult& r, const RunOptions& o, const Baseline* baseline);
 nlohmann::json to_json(const Baseline& b);
 // A timing: median, min and max in ms, samples, calls per sample, simulated or not.

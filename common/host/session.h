@@ -48,6 +48,10 @@ class Session {
   const std::vector<float>& host_input() const { return host_; }
   const Reference& reference() const { return reference_; }
   const float* device_input() const { return copy_ptrs_.empty() ? nullptr : copy_ptrs_[0]; }
+  // The rotated copies of the input on the device (what timed calls cycle through so that each
+  // reads its input from DRAM): how many, and the k-th.
+  std::size_t copies() const { return copy_ptrs_.size(); }
+  const float* device_input(std::size_t copy) const { return copy_ptrs_[copy]; }
 
   CaseResult run(const Plan& plan, unsigned block, bool time_it);
   // Runs the plan `runs` times on the same input and counts the distinct bit patterns of the

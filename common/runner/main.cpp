@@ -3,7 +3,9 @@
 //   ceiling and CUB, into one JSON file reducelab beyond   lessons 13-16 (operators and types,
 //   rows, columns, any axes): their tables, one JSON reducelab scaling  lesson 17 over 1, 2, 4, 8
 //   GPUs (as present): local, collective, aggregate GB/s reducelab bugs     lesson 18, a side
-//   lesson: nine classic mistakes, one line each (18_common_bugs)
+//   lesson: nine classic mistakes, one line each (18_common_bugs) reducelab profile  every
+//   lesson's kernels under Nsight Compute (profile.h) reducelab timeline where a call's time goes,
+//   from CUPTI's activity records (timeline.h)
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -20,6 +22,8 @@
 #include "common/host/table.h"
 #include "common/runner/beyond.h"
 #include "common/runner/ladder.h"
+#include "common/runner/profile.h"
+#include "common/runner/timeline.h"
 
 namespace {
 
@@ -235,7 +239,69 @@ int main(int argc, char** argv) {
                            "its options are lesson 18's (reducelab bugs --help lists them)");
     bugs_cmd->prefix_command();
     bugs_cmd->set_help_flag();
+    auto* profile_cmd = app.add_subcommand(
+        "profile",
+        "every lesson's kernels under Nsight Compute (ncu) at 2^20 and 2^24, block 256 and each "
+        "plan's own: one record per kernel launch, one JSON file, a table");
+    ProfileOptions profile_options;
+    profile_cmd
+        ->add_option("--json", profile_options.json_path,
+                     "write the record (reducelab.profile, common/PROFILE.md) to this file")
+        ->type_name("FILE");
+    profile_cmd->add_option("--n", profile_options.sizes, "sizes, comma-separated")
+        ->type_name("N,...")
+        ->capture_default_str();
+    profile_cmd
+        ->add_option("--lessons", profile_options.lessons,
+                     "only these lessons, comma-separated (default: all of the ladder)")
+        ->type_name("L,...");
+    profile_cmd
+        ->add_option("--ncu", profile_options.ncu,
+                     "the ncu to run (default: ncu on PATH, else the CUDA toolkit's)")
+        ->type_name("PATH");
+    profile_cmd
+        ->add_option("--from", profile_options.from,
+                     "print the table of this reducelab.profile file; profile nothing")
+        ->type_name("FILE");
+    // What ncu runs, once per plan, size and block: one reduction call (not for people).
+    auto* profile_call_cmd = app.add_subcommand("profile-call", "")->group("");
+    ProfileCallOptions call_options;
+    profile_call_cmd->add_option("--plan", call_options.plan)->required();
+    profile_call_cmd->add_option("--n", call_options.n)->required();
+    profile_call_cmd->add_option("--block", call_options.block)->required();
+    auto* timeline_cmd = app.add_subcommand(
+        "timeline",
+        timeline_built()
+            ? "where a call's time goes (CUPTI): lessons 07, 10, 11, 12 at 2^10, 2^20, 2^24, each "
+              "call's API calls, kernels, copies and gaps; one JSON file, a table"
+            : "where a call's time goes, from CUPTI: not in this build (" +
+                  timeline_absent_reason() + "); --from prints a record's table");
+    TimelineOptions timeline_options;
+    if (timeline_built()) {
+      timeline_cmd
+          ->add_option("--json", timeline_options.json_path,
+                       "write the record (reducelab.timeline, common/PROFILE.md) to this file")
+          ->type_name("FILE");
+      timeline_cmd->add_option("--n", timeline_options.sizes, "sizes, comma-separated")
+          ->type_name("N,...")
+          ->capture_default_str();
+      timeline_cmd->add_option("--lessons", timeline_options.lessons, "lessons, comma-separated")
+          ->type_name("L,...")
+          ->capture_default_str();
+      timeline_cmd
+          ->add_option("--calls", timeline_options.calls,
+                       "timed calls per lesson and size (the median is reported)")
+          ->type_name("K")
+          ->capture_default_str();
+    }
+    timeline_cmd
+        ->add_option("--from", timeline_options.from,
+                     "print the table of this reducelab.timeline file; record nothing")
+        ->type_name("FILE");
     if (!parse_command_line(app, argc, argv)) return exit_ok;
+    if (*profile_cmd) return run_profile(profile_options);
+    if (*profile_call_cmd) return profile_call(call_options);
+    if (*timeline_cmd) return run_timeline(timeline_options);
     if (*ladder_cmd) return ladder(ladder_options.resolve());
     if (*scaling_cmd) return scaling(argv[0], scaling_cmd->remaining());
     if (*bugs_cmd)

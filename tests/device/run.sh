@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
-#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl bugs hopper
+#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl bugs
+#                            hopper profile timeline
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -280,6 +281,24 @@ for step in "${steps[@]}"; do
           echo "20_hopper_features $tool FAILED: $cell"; tail -20 "$out/san.tmp"; status=1
         fi
       done
+      ;;
+    profile)
+      # Nsight Compute on every ladder kernel: one ncu process per plan, size (2^20, 2^24) and block
+      # (256, and the plan's own), one record per kernel launch of one call. Commit profile.json as
+      # assets/profiles/<device>-profile.json; `reducelab profile --from FILE` prints its table.
+      note "reducelab profile: every ladder kernel under ncu at 2^20 and 2^24 (JSON: profile.json)"
+      $build/bin/reducelab profile --json "$out/profile.json" >"$out/profile.log" 2>"$out/profile.err" || status=1
+      tr '\r' '\n' <"$out/profile.err" | grep -E "^(profile: [0-9]+ calls|profile: FAILED|profile: ncu gave|error)"
+      grep -E '^(\||profile|wrote)' "$out/profile.log"
+      ;;
+    timeline)
+      # CUPTI's activity records of 20 timed calls of lessons 07, 10, 11 and 12 at 2^10, 2^20 and
+      # 2^24: launch latency, each kernel and copy, the gaps, host code. Commit timeline.json as
+      # assets/profiles/<device>-timeline.json.
+      note "reducelab timeline: lessons 07, 10, 11, 12 at 2^10, 2^20, 2^24 under CUPTI (JSON: timeline.json)"
+      $build/bin/reducelab timeline --json "$out/timeline.json" >"$out/timeline.log" 2>"$out/timeline.err" || status=1
+      tr '\r' '\n' <"$out/timeline.err" | grep -E "^(timeline: FAILED|error)"
+      grep -E '^(\||timeline|wrote)' "$out/timeline.log"
       ;;
     *)
       "$build/bin/$step" || status=1
