@@ -50,7 +50,8 @@ __device__ __forceinline__ void publish_and_finish(Float<Trace> sum, unsigned sl
 
 // Idea 1: a cluster of blocks (plan.cu launches 2 to 16 blocks a cluster, side by side in one GPC)
 // adds its blocks' sums in the shared memory of its first block, so the grid's finish adds one
-// partial per cluster. Idea 2 too when plan.cu launches it with programmatic_dependency.
+// partial per cluster. Idea 2 when plan.cu launches it with programmatic_dependency: the lesson's
+// own plan does, in clusters of one block (each block its own cluster's first block).
 template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block)
     cluster_single_pass(In<Trace> in, Out<Trace> out, std::uint64_t n, Out<Trace> partials) {

@@ -5,7 +5,8 @@ comment ends its line is a block; otherwise it is inline, within a sentence or a
 
 A text file (.md, .txt): the file, or the part the options pick: line=REGEX (the first line
 matching it), after=TEXT (what follows TEXT on it), cell=K (its K-th table cell, from 1), bullets
-(each line as a list item). Inline, the text goes in backticks.
+(each line as a list item). Inline, the text goes in backticks; but match=REGEX (the first group
+of REGEX's first match, in the line picked or the whole file) is a value, inline as is.
 
 A results JSON (FILE may list several, comma-separated, all of one device): table=KIND renders a
 table under a generated line naming the device (labelled a second device unless it is the course's
@@ -15,17 +16,19 @@ module under tests/docs/tables/ (its docstring has the details):
     table=ladder n=2^20[,2^28] [lessons=07,08] [columns="time,x CUB"]   the runner's ladder table
     table=lesson lessons=08 n=2^20,2^24,2^28 [versus=07]             a lesson's own rows per size
     table=times n=2^20,2^24 kernels=10,10/host_finish,11 [labels="a|b|c"]    medians side by side
+    table=across n=2^10,2^20 kernels=11,20/cluster4 figure=time|pct|xcub|ratio [over=11]
+                 [labels="a|b"] [baselines=no]    one figure per kernel (rows) and size (columns)
     table=ops [n=2^28] [ops=...] [types=...]                          lesson 13, operators x types
     table=rows|columns [op=sum] [type=float32] [shapes=4096x4096,...]     lessons 14 and 15
     table=axes [op=sum] [type=float32]                                lesson 16
     table=scaling [gpus=1,2,4,8]                                      lesson 17
-    value=time|gbps|pct|xcub|min|max|tolerance n=2^28 lesson=11[/variant]    one run's figure
+    value=time|gbps|pct|xcub|min|max|calls|tolerance n=2^28 lesson=11[/variant]   one run's figure
     value=ratio n=2^28 lesson=06 over=01          lesson 01's median / lesson 06's ("x lesson 01")
-    value=time|gbps|pct n=2^20 lesson=ceiling|cub     the streaming read's or CUB's, same run
+    value=time|gbps|pct|calls n=2^20 lesson=ceiling|cub   the streaming read's or CUB's, same run
 e.g. <!-- results: assets/results/h100-bench.json table=ladder n=2^24 lessons=07,08 -->
-(min and max are the fastest and slowest timed sample). A span that cannot be rendered (no such
-file, another schema, files of two devices, a selection no run matches) fails the check, and
---write, naming the Markdown file and line.
+(min and max are the fastest and slowest timed sample, calls the calls a sample queued back to
+back). A span that cannot be rendered (no such file, another schema, files of two devices, a
+selection no run matches) fails the check, and --write, naming the Markdown file and line.
 
     python3 tests/docs/results_blocks.py REPO_ROOT           # check: exits 1 naming stale spans
     python3 tests/docs/results_blocks.py REPO_ROOT --write   # regenerate them"""
@@ -61,6 +64,13 @@ def from_text(root, path, opts, block):
         if not hits:
             raise tables.SpanError(f"{path}: no line matches {opts['line']!r}")
         text = hits[0]
+    if "match" in opts:
+        m = re.search(opts["match"], text)
+        if not m or not m.groups():
+            raise tables.SpanError(f"{path}: nothing matches {opts['match']!r} (with a group)")
+        if block:
+            raise tables.SpanError("match= gives a value: an inline span")
+        return m.group(1)
     if "after" in opts:
         text = text.split(opts["after"], 1)[1]
     if "cell" in opts:

@@ -103,5 +103,25 @@ class HandEdits(unittest.TestCase):
             self.assertIn("table=pie: one of", r.stdout)
 
 
+class TextValues(unittest.TestCase):
+    """match=REGEX over a committed text file: its first group, inline and as is."""
+
+    def test_match(self):
+        sys.path.insert(0, os.path.dirname(SCRIPT))
+        import results_blocks  # noqa: E402
+        with tempfile.TemporaryDirectory() as root:
+            with open(os.path.join(root, "regs.txt"), "w", encoding="utf-8") as f:
+                f.write("void a<1024u>()\t  REG:32 STACK:0\nvoid b<256u>()\t  REG:29 STACK:0\n")
+            text = results_blocks.from_text
+            self.assertEqual(text(root, "regs.txt", {"match": r"REG:(\d+)"}, False), "32")
+            self.assertEqual(text(root, "regs.txt", {"line": "^void b<", "match": r"REG:(\d+)"},
+                                  False), "29")
+            for opts, block, error in [({"match": r"SHARED:(\d+)"}, False, "nothing matches"),
+                                       ({"match": r"REG:\d+"}, False, "with a group"),
+                                       ({"match": r"REG:(\d+)"}, True, "an inline span")]:
+                with self.assertRaisesRegex(results_blocks.tables.SpanError, error):
+                    text(root, "regs.txt", opts, block)
+
+
 if __name__ == "__main__":
     unittest.main()

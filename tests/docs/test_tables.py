@@ -24,13 +24,15 @@ def gbps(n, ms, size=4):
 
 def run(lesson, slug, n, ms, block=256, variant="", lo=None, hi=None):
     return {"lesson": lesson, "slug": slug, "variant": variant, "n": n, "block": block,
-            "time": {"median_ms": ms, "min_ms": lo or ms, "max_ms": hi or ms},
+            "time": {"median_ms": ms, "min_ms": lo or ms, "max_ms": hi or ms,
+                     "calls_per_sample": 7},
             "gbps": gbps(n, ms), "tolerance": 12.4}
 
 
 def baseline(n, read_ms, read_block, cub_ms):
-    return {"n": n, "stream_read": {"median_ms": read_ms}, "stream_read_block": read_block,
-            "stream_read_gbps": gbps(n, read_ms), "cub": {"median_ms": cub_ms}}
+    return {"n": n, "stream_read": {"median_ms": read_ms, "calls_per_sample": 17},
+            "stream_read_block": read_block, "stream_read_gbps": gbps(n, read_ms),
+            "cub": {"median_ms": cub_ms, "calls_per_sample": 9}}
 
 
 BENCH = {
@@ -104,6 +106,11 @@ class Tables(unittest.TestCase):
                                "plan": "naive", "deterministic": False,
                                "time": cuda_time(0.08), "gbps": 838.9}]),
                           "axes": AXES, "scaling": SCALING,
+                          "bench20": dict(BENCH, runs=[r for r in BENCH["runs"] if r["n"] == N20],
+                                          baselines=BENCH["baselines"][:1]),
+                          "bench24": dict(BENCH, runs=[r for r in BENCH["runs"] if r["n"] == N24],
+                                          baselines=BENCH["baselines"][1:],
+                                          created_utc="2026-01-02T03:40:00Z"),
                           "h200-bench": dict(BENCH, device=H200)}.items():
             with open(os.path.join(self.root, "r", name + ".json"), "w") as f:
                 json.dump(doc, f)
@@ -180,10 +187,64 @@ class Tables(unittest.TestCase):
                            ({"value": "max", "n": "2^20", "lesson": "02/wide"}, "44.90 us"),
                            ({"value": "tolerance", "n": "2^20", "lesson": "01"}, "12"),
                            ({"value": "time", "n": "2^24", "lesson": "ceiling"}, "400.00 us"),
-                           ({"value": "pct", "n": "2^20", "lesson": "cub"}, "50.0")]:
+                           ({"value": "pct", "n": "2^20", "lesson": "cub"}, "50.0"),
+                           ({"value": "calls", "n": "2^20", "lesson": "02/wide"}, "7"),
+                           ({"value": "calls", "n": "2^20", "lesson": "ceiling"}, "17"),
+                           ({"value": "calls", "n": "2^24", "lesson": "cub"}, "9")]:
             self.assertEqual(tables.bench.value(b, opts), want, opts)
         with self.assertRaisesRegex(SpanError, "no timed run of lesson 04"):
             tables.bench.value(b, {"value": "time", "n": "2^20", "lesson": "04"})
+
+    def test_across(self):
+        self.assertEqual(self.render("r/bench.json", table="across", n="2^20,2^24",
+                                     kernels="01,02/wide,03", figure="time"), [
+            H100_LINE, "",
+            "| kernel | 2^20 | 2^24 |", "|---|---|---|",
+            "| 01 divergent | 20.00 us | 2.000 ms |",
+            "| 02 strided / wide | 40.00 us | - |",
+            "| 03 sequential | 8.00 us | 250.00 us |",
+            "| streaming read (ceiling) | 5.00 us | 400.00 us |",
+            "| cub::DeviceReduce::Sum | 10.00 us | 500.00 us |"])
+        # x lesson 01, its rows named by labels=, the baselines' rows divided too
+        self.assertEqual(self.render("r/bench.json", table="across", n="2^20,2^24",
+                                     kernels="02,03", figure="ratio", over="01",
+                                     labels="two|three")[2:], [
+            "| kernel | 2^20 | 2^24 |", "|---|---|---|",
+            "| two | 2.00 | 4.00 |", "| three | 2.50 | 8.00 |",
+            "| streaming read (ceiling) | 4.00 | 5.00 |",
+            "| cub::DeviceReduce::Sum | 2.00 | 4.00 |"])
+        self.assertEqual(self.render("r/bench.json", table="across", n="2^20,2^24",
+                                     kernels="03", figure="pct")[4:], [
+            "| 03 sequential | 62.5 | 160.0 |", "| streaming read (ceiling) | 100.0 | 100.0 |",
+            "| cub::DeviceReduce::Sum | 50.0 | 80.0 |"])
+        self.assertEqual(self.render("r/bench.json", table="across", n="2^24", kernels="03",
+                                     figure="xcub", baselines="no")[2:],
+                         ["| kernel | 2^24 |", "|---|---|", "| 03 sequential | 2.00 |"])
+        # one file per size, of one device, in one table, the day's times as a range
+        two = self.render("r/bench20.json,r/bench24.json", table="across", n="2^20,2^24",
+                          kernels="03", figure="time")
+        self.assertEqual(two[0], "Measured on the course's device, an NVIDIA H100 80GB HBM3, on "
+                         "2026-01-02 (03:04 to 03:40 UTC). Data: [bench20.json](r/bench20.json), "
+                         "[bench24.json](r/bench24.json).")
+        self.assertEqual(two[4], "| 03 sequential | 8.00 us | 250.00 us |")
+        for opts, error in [({"kernels": "03", "figure": "ratio"}, "figure=ratio needs over="),
+                            ({"kernels": "03", "figure": "pie"}, "figure='pie': one of"),
+                            ({"kernels": "04", "figure": "time"}, "no run of lesson 4"),
+                            ({"kernels": "03", "figure": "time", "labels": "a|b"},
+                             "labels= names 2 rows"),
+                            ({"figure": "time"}, "needs kernels=")]:
+            with self.assertRaisesRegex(SpanError, error):
+                self.render("r/bench.json", table="across", n="2^20", **opts)
+
+    def test_dates(self):
+        d = tables.common.dates_text
+        self.assertEqual(d(["2026-01-02T03:04:05Z"]), ", on 2026-01-02 (03:04 UTC)")
+        self.assertEqual(d(["2026-01-02T03:09:00Z", "2026-01-02T03:04:05Z", "2026-01-02T03:09:59Z"]),
+                         ", on 2026-01-02 (03:04 to 03:09 UTC)")
+        self.assertEqual(d(["2026-01-02T03:04:05Z", "2026-01-03T00:00:00Z"]),
+                         ", on 2026-01-02 (03:04 UTC) and on 2026-01-03 (00:00 UTC)")
+        self.assertEqual(d([None]), "; the file records no date")
+        self.assertEqual(d(["2026-01-02T03:04:05Z", None]), "; not every file records its date")
 
     def test_one_device_per_table(self):
         with self.assertRaisesRegex(SpanError, "one device per table.*H100.*H200"):

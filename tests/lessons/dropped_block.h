@@ -16,8 +16,9 @@ namespace rl::test {
 //       the last block of the persistent grid (every grid-th run of `block` inputs) is never added.
 //   11: lesson 11's kernel with the mistake in its finish: the last block adds partials 0 .. G - 2,
 //       so block G - 1's share is lost (G: the grid; with G = 1 it adds nothing, and all is lost).
-//   20: lesson 20's clusters of 4 with the mistake in the cluster's sum: the first block adds ranks
-//       0 .. 2 only, so the last block of every cluster is lost.
+//   20: lesson 20's clusters of 4 (its cluster4 variant, the exchange its exercise hands out) with
+//       the mistake in the cluster's sum: the first block adds ranks 0 .. 2 only, so the last block
+//       of every cluster is lost. (The lesson's own plan runs the same kernel in clusters of one.)
 template <Backend B>
 Plan dropped_block_plan(int lesson = 3);
 

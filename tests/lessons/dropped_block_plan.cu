@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(Block)
                                      out, [](float v) { return block_sum<Block, NoTrace>(v); });
 }
 
-constexpr unsigned cluster_20 = 4;  // lesson 20's own plan: clusters of 4
+constexpr unsigned cluster_20 = 4;  // lesson 20's cluster4 variant: clusters of 4
 unsigned grid_20(const ReduceCall& c) {
   return with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     const unsigned wanted =
@@ -185,7 +185,7 @@ Plan dropped_block_plan<this_backend>(int lesson) {
       p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) {
         return ceil_div(std::max<std::uint64_t>(n, 1), block * items_11) * sizeof(float);
       };
-      p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {  // lesson 20's plan.cu
+      p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {  // its plan.cu
         const std::uint64_t g = grid_20({.n = n, .block = block, .shape = s});
         return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) +
                ceil_div(g / cluster_20, block) + summation_depth(cluster_20, 0);

@@ -38,10 +38,11 @@ TEST_CASE("lesson 20's calls queued back to back give the same bits on the simul
 TEST_CASE("lesson 20 fills the GPU with whole clusters and stays exact on the simulator",
           "[sim][lessons][hopper]") {
   // 32-thread blocks, 512 floats a block: past this many the grid is capped at the clusters an H100
-  // holds (132 SMs x 32 blocks, in clusters of 4 and of 16), and every block reads several shares.
+  // holds (132 SMs x 32 blocks, in clusters of 1 (the lesson's own plan), of 4 and of 16), and
+  // every block reads several shares.
   auto device = make_sim_device();
   const std::uint64_t n = std::uint64_t{132} * 32 * 512 + 7;
-  for (const char* variant : {"", "cluster16"}) {
+  for (const char* variant : {"", "cluster4_pdl", "cluster16"}) {
     const CaseResult c = test::run_case(*device, *find_plan(20, Backend::sim, variant), n, 32, 3,
                                         Distribution::spikes);
     INFO("lesson 20 " << variant << ": got " << c.check.got << ", expected "

@@ -56,7 +56,8 @@ __device__ __forceinline__ void publish_and_finish(Float<Trace> sum, unsigned sl
 
 // Idea 1: a cluster of blocks (plan.cu launches 2 to 16 blocks a cluster, side by side in one GPC)
 // adds its blocks' sums in the shared memory of its first block, so the grid's finish adds one
-// partial per cluster. Idea 2 too when plan.cu launches it with programmatic_dependency.
+// partial per cluster. Idea 2 when plan.cu launches it with programmatic_dependency: the lesson's
+// own plan does, in clusters of one block (each block its own cluster's first block).
 template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block)
     cluster_single_pass(In<Trace> in, Out<Trace> out, std::uint64_t n, Out<Trace> partials) {
@@ -84,12 +85,13 @@ __global__ void __launch_bounds__(Block)
   //   A block may exit while another still needs its shared memory only at its peril, and a store
   //   into another block's shared memory is visible to that block only once both have passed a
   //   point that orders them. (Every block is known to have started: the cluster.sync() above.) Graded
-  //   (`bash lessons/grade.sh 20`), every plan (the clustered ones run this kernel, in clusters of
-  //   1, 2, 4, 8 and 16): the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 2^16+1 and 2^20
-  //   (2^24+3 too on a GPU) with 256-thread blocks, random floats within float rounding and
-  //   integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1,
-  //   1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again with each block's
-  //   threads in reverse and in shuffled order: a result that needs lane order fails.
+  //   (`bash lessons/grade.sh 20`), every plan (this kernel runs in clusters of 1 block in the
+  //   lesson's own plan, and of 2, 4, 8 and 16 in the cluster variants): the total for n = 0, 1,
+  //   31, 32, 33, 255, 256, 257, 1000, 2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread
+  //   blocks, random floats within float rounding and integer data to the bit; then blocks of 32,
+  //   64, 128, 512 and 1024 threads at n = block + 1, 1000 and 67 * block - 3. On the simulator
+  //   the cases up to 2^16+1 run again with each block's threads in reverse and in shuffled order:
+  //   a result that needs lane order fails.
   (void)sum, (void)rank, (void)slots;
   publish_and_finish<Block, Trace>(cluster_sum, blockIdx.x / size, gridDim.x / size, partials, out,
                                    [](Float<Trace> v) { return block_sum<Block, Trace>(v); });

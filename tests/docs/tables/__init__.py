@@ -1,12 +1,13 @@
 """Markdown generated from committed results JSON: one module per table kind (table=KIND), and
 inline values of the ladder's results (value=KIND). results_blocks.py calls render()."""
-from . import axes, bench, ladder, lesson, matrix, ops, scaling, times
+from . import across, axes, bench, ladder, lesson, matrix, ops, scaling, times
 from .common import SpanError
 
 KINDS = {
     "ladder": ladder.render,
     "lesson": lesson.render,
     "times": times.render,
+    "across": across.render,
     "ops": ops.render,
     "rows": matrix.render,
     "columns": matrix.render,

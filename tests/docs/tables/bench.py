@@ -1,8 +1,9 @@
 """The ladder's results (schema reducelab.results: `reducelab bench|ladder --json`, a lesson's
 `--json`): its runs in the order the file gives them, each with the baselines measured in the same
 run, and every figure the runner's table prints (common/runner/ladder.cpp), computed as it computes
-them. Also the inline values: `value=time|gbps|pct|xcub|ratio|min|max|tolerance n=N lesson=L
-[variant=V] [over=L2]`, and lesson=ceiling or lesson=cub for the baselines' time, GB/s and % of ceiling."""
+them. Also the inline values: `value=time|gbps|pct|xcub|ratio|min|max|calls|tolerance n=N
+lesson=L [variant=V] [over=L2]`, and lesson=ceiling or lesson=cub for the baselines' time, GB/s,
+% of ceiling and calls (the calls a timed sample queued back to back: time.calls_per_sample)."""
 from . import common
 from .common import SpanError, duration, fixed
 
@@ -93,6 +94,12 @@ def cub_figures(b, versus_ms):
             "x lesson": fixed(versus_ms / ms, 2) if versus_ms else "-", "x CUB": "1.00"}
 
 
+def calls_of(timing):
+    if "calls_per_sample" not in timing:
+        raise SpanError("value=calls: the file records no calls_per_sample")
+    return str(timing["calls_per_sample"])
+
+
 def load(root, files):
     return Bench(common.load(root, files, SCHEMAS))
 
@@ -115,7 +122,9 @@ def value(bench, opts):
             return fixed(gbps, 0)
         if kind == "pct" and ceiling_of(base):
             return fixed(100.0 * gbps / ceiling_of(base), 1)
-        raise SpanError(f"value={kind} is not given for lesson={which} (time, gbps or pct)")
+        if kind == "calls":
+            return calls_of(base["stream_read"] if which == "ceiling" else base["cub"])
+        raise SpanError(f"value={kind} is not given for lesson={which} (time, gbps, pct or calls)")
     lesson, variant = common.kernel_key(which)
     variant = opts.get("variant", variant)
     hit = bench.find(n, lesson, variant)
@@ -128,6 +137,8 @@ def value(bench, opts):
         return duration(run["time"]["max_ms"])
     if kind == "tolerance":
         return fixed(run["tolerance"], 0)
+    if kind == "calls":
+        return calls_of(run["time"])
     if kind == "ratio":
         other = bench.find(n, *common.kernel_key(opts.get("over", "")))
         if not other:
@@ -136,5 +147,6 @@ def value(bench, opts):
     cells = figures(bench, run, own)
     key = {"time": "time", "gbps": "GB/s", "pct": "% of ceiling", "xcub": "x CUB"}.get(kind)
     if key is None:
-        raise SpanError(f"value={kind}: one of time, gbps, pct, xcub, ratio, min, max, tolerance")
+        raise SpanError(f"value={kind}: one of time, gbps, pct, xcub, ratio, min, max, calls, "
+                        "tolerance")
     return cells[key]

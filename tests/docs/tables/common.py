@@ -114,6 +114,21 @@ def date_text(created):
     return f"on {m.group(1)} ({m.group(2)} UTC)" if m else None
 
 
+def dates_text(created):
+    """", on D (HH:MM UTC)" for each file, joined with "and"; files of one day share one date, their
+    times as a range ("on D (16:50 to 17:15 UTC)")."""
+    stamps = [re.fullmatch(r"(\d{4}-\d\d-\d\d)T(\d\d:\d\d):\d\dZ", c or "") for c in created]
+    if not all(stamps):
+        return "; the file records no date" if len(created) == 1 else \
+            "; not every file records its date"
+    days = {m.group(1) for m in stamps}
+    if len(days) == 1:
+        times = sorted({m.group(2) for m in stamps})
+        span = times[0] if len(times) == 1 else f"{times[0]} to {times[-1]}"
+        return f", on {days.pop()} ({span} UTC)"
+    return ", " + " and ".join(date_text(c) for c in created)
+
+
 def device_line(docs, md_path, root):
     """The generated line above a table: the device, whether it is the course's, and when."""
     doc = docs[0][1]
@@ -127,9 +142,7 @@ def device_line(docs, md_path, root):
     else:
         where = f"Measured on **a second device**, {what} (the course's device is the " \
                 f"{COURSE_DEVICE})"
-    dates = [date_text(d.get("created_utc")) for _, d in docs]
-    when = ", " + " and ".join(dates) if all(dates) else "; the file records no date" \
-        if len(docs) == 1 else "; not every file records its date"
+    when = dates_text([d.get("created_utc") for _, d in docs])
     md_dir = os.path.dirname(os.path.join(root, md_path))
     links = ", ".join(f"[{os.path.basename(p)}]({os.path.relpath(os.path.join(root, p), md_dir)})"
                       for p, _ in docs)
