@@ -405,6 +405,10 @@ class TimelineValue(Spans):
                 (dict(cub, field="calls"), "20"),
                 (dict(cub, field="calls_like_median"), "19"),
                 (dict(host, field="gaps_us", index="sum"), "17.50 us"),
+                # after the kernel: 5.0 + 1.0 + 12.5 + 1.0; after the last activity, nothing
+                (dict(host, field="after", index="0"), "19.50 us"),
+                (dict(host, field="after", index="2"), "0.00 us"),
+                ({"lesson": "10", "n": "2^10", "field": "after", "index": "0"}, "2.88 us"),
                 (dict(host, field="kernels"), "1"),
                 (dict(host, field="activity_name", index="2"), "memcpy HtoD"),
                 ({"lesson": "10", "variant": "host_finish", "n": "1024", "field": "gaps_us",
@@ -422,6 +426,7 @@ class TimelineValue(Spans):
                                              "the entry has 1 gaps"),
                 (dict(cub, field="activities", index="2"), "needs index=0..1"),
                 (dict(cub, field="activity_name", index="sum"), "needs one index="),
+                (dict(cub, field="after", index="sum"), "field=after needs index=0..1"),
                 (dict(cub, field="api"), "field=api needs name="),
                 (dict(cub, field="api", name="cudaMalloc"),
                  "name=cudaMalloc: the call made no such API call \\(it made cudaGetDevice, "

@@ -18,6 +18,8 @@
         first_api_to_first_kernel_us, host_us, host_wall_us, total_us     a time
         gaps_us index=I (from 0), or index=sum                            a time
         activities index=I, or index=sum: the activity's time; activity_name index=I: its label
+        after index=I   what the device did after activity I ended: the gaps and the activities
+                        that follow it, added up (a sum of medians): what a second launch adds
         kernels      how many kernels the call ran; api_calls [name=API] how many API calls
         api name=API the time spent in that API function (cudaLaunchKernel, ...)
         calls, calls_like_median                                          whole numbers
@@ -118,6 +120,13 @@ def value(root, files, opts):
         return us(indexed(e["gaps_us"], "gaps"))
     if field == "activities":
         return us(indexed([a["us"] for a in e["activities"]], "activities"))
+    if field == "after":
+        acts = e["activities"]
+        i = opts.get("index")
+        if i is None or not i.isdigit() or int(i) >= len(acts):
+            raise SpanError(f"field=after needs index=0..{len(acts) - 1}: the entry has "
+                            f"{len(acts)} activities")
+        return us(sum(e["gaps_us"][int(i):]) + sum(a["us"] for a in acts[int(i) + 1:]))
     if field == "activity_name":
         if opts.get("index") == "sum":
             raise SpanError("field=activity_name needs one index=")
@@ -137,5 +146,5 @@ def value(root, files, opts):
         if name is None:
             raise SpanError("field=api needs name= (cudaLaunchKernel, ...)")
         return us(api[0]["us"])
-    raise SpanError(f"field={field}: one of {', '.join(TIMES)}, gaps_us, activities, "
+    raise SpanError(f"field={field}: one of {', '.join(TIMES)}, gaps_us, activities, after, "
                     "activity_name, kernels, api, api_calls, calls, calls_like_median")
