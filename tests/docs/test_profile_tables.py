@@ -332,6 +332,8 @@ class ProfileValue(Spans):
                 ({"lesson": "02", "n": "2^20", "launch": "0", "counter": "stall:membar"},
                  "membar is not among the stalls recorded \\(the three largest: short_scoreboard, "
                  "long_scoreboard, barrier\\)"),
+                ({"lesson": "02", "n": "2^20", "launch": "0", "counter": "blocks_per_sm_limit.x"},
+                 "one of blocks_per_sm_limit.registers, blocks_per_sm_limit.shared_mem, "),
                 ({"lesson": "02", "n": "2^20", "launch": "0", "counter": "ipc"},
                  "counter=ipc: not a counter of the record"),
                 ({"lesson": "02", "n": "2^20", "launch": "0", "counter": "duration_us",

@@ -215,7 +215,8 @@ def value(root, files, opts):
         limits = c.get("blocks_per_sm_limit", {})
         name = key.split(".", 1)[1]
         if name not in limits:
-            raise SpanError(f"{key}: one of blocks_per_sm_limit.{', .'.join(limits)}")
+            raise SpanError(f"{key}: one of " +
+                            ", ".join("blocks_per_sm_limit." + n for n in limits))
         return str(needed(limits[name], key))
     if key == "kernel":
         return common.kernel_identifier(k["kernel"])
