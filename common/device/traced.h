@@ -84,6 +84,11 @@ struct NoTrace {
   using Value4 = float4;
 };
 
+// The recording types and everything they instantiate have internal linkage, like trace_buffer:
+// a helper such as warp_sum<RecordTrace> compiled in two lessons' objects must stay two functions,
+// each writing its own lesson's buffer (with external linkage the linker kept one of them, and
+// the other lesson's trace wrote through a buffer never attached).
+namespace {
 namespace traced {
 
 // Appends one event; returns its position, which later events name when they read its result.
@@ -233,6 +238,7 @@ struct RecordTrace {
   using Value = traced::Value;
   using Value4 = traced::Value4;
 };
+}  // namespace
 
 // The names kernels use.
 template <class Trace>
@@ -259,6 +265,7 @@ __host__ __device__ inline std::uintptr_t address_of(const float* p) {
   return reinterpret_cast<std::uintptr_t>(p);
 }
 
+namespace {
 namespace traced {
 
 __device__ inline auto as_float4(Ptr<const float, TraceSpace::global> p) {
@@ -313,4 +320,5 @@ __device__ inline Value __shfl_xor_sync(unsigned mask, const Value& v, int lane_
 }
 
 }  // namespace traced
+}  // namespace
 RL_NAMESPACE_END

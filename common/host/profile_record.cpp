@@ -33,6 +33,10 @@ constexpr Counter counters[] = {
     {"shared_ld_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", true},
     {"shared_st_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", true},
     {"threads_per_instruction", "smsp__thread_inst_executed_per_inst_executed.ratio", false},
+    // the same counting only the threads whose predicate is on: a branch the compiler turned into
+    // predicated instructions diverges all the same, and only this one sees it
+    {"threads_per_instruction_pred_on",
+     "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio", false},
     {"instructions", "smsp__inst_executed.sum", true},
 };
 

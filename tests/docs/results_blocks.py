@@ -10,7 +10,8 @@ of REGEX's first match, in the line picked or the whole file) is a value, inline
 
 A results JSON (FILE may list several, comma-separated, all of one device): table=KIND renders a
 table under a generated line naming the device (labelled a second device unless it is the course's
-H100), the date the file records and the file; value=KIND renders one number, inline, as is. The
+H100), the date the file records and the file (a profile's or timeline's also names the tool that
+recorded it); value=KIND renders one number, inline, as is. The
 numbers are formatted as the programs print them (common/host/table.cpp). The kinds, each in its
 module under tests/docs/tables/ (its docstring has the details):
     table=ladder n=2^20[,2^28] [lessons=07,08] [columns="time,x CUB"]   the runner's ladder table
@@ -25,6 +26,12 @@ module under tests/docs/tables/ (its docstring has the details):
     value=time|gbps|pct|xcub|min|max|calls|tolerance n=2^28 lesson=11[/variant]   one run's figure
     value=ratio n=2^28 lesson=06 over=01          lesson 01's median / lesson 06's ("x lesson 01")
     value=time|gbps|pct|calls n=2^20 lesson=ceiling|cub   the streaming read's or CUB's, same run
+    table=profile [lessons=02,11] [n=2^20] [block=256] [launch=0] [columns="kernel,time,stall"]
+                                       ncu's counters a kernel launch (`reducelab profile --from`)
+    value=profile lesson=02 n=2^20 launch=0 counter=shared_ld_wavefronts_per_request   one counter
+    table=timeline [lessons=10,12] [n=2^10,2^20] [columns="first,activities,gaps"]
+                                       CUPTI's timeline of a call (`reducelab timeline --from`)
+    value=timeline lesson=12 n=2^20 field=gaps_us index=0                       one of its figures
 e.g. <!-- results: assets/results/h100-bench.json table=ladder n=2^24 lessons=07,08 -->
 (min and max are the fastest and slowest timed sample, calls the calls a sample queued back to
 back). A span that cannot be rendered (no such file, another schema, files of two devices, a

@@ -39,8 +39,9 @@ class HandEdits(unittest.TestCase):
         for rel in ("README.md", LESSON):
             os.makedirs(os.path.dirname(os.path.join(self.root, rel)), exist_ok=True)
             shutil.copy(os.path.join(ROOT, rel), os.path.join(self.root, rel))
-        shutil.copytree(os.path.join(ROOT, "assets/results"),
-                        os.path.join(self.root, "assets/results"))
+        for folder in ("assets/results", "assets/profiles"):  # every folder a span may read
+            if os.path.isdir(os.path.join(ROOT, folder)):
+                shutil.copytree(os.path.join(ROOT, folder), os.path.join(self.root, folder))
 
     def tearDown(self):
         self.dir.cleanup()

@@ -1,6 +1,7 @@
 """Markdown generated from committed results JSON: one module per table kind (table=KIND), and
-inline values of the ladder's results (value=KIND). results_blocks.py calls render()."""
-from . import across, axes, bench, ladder, lesson, matrix, ops, scaling, times
+inline values (value=KIND): the ladder's results (bench), and the profile's counters and the
+timeline's figures (value=profile, value=timeline). results_blocks.py calls render()."""
+from . import across, axes, bench, ladder, lesson, matrix, ops, profile, scaling, timeline, times
 from .common import SpanError
 
 KINDS = {
@@ -13,6 +14,14 @@ KINDS = {
     "columns": matrix.render,
     "axes": axes.render,
     "scaling": scaling.render,
+    "profile": profile.render,
+    "timeline": timeline.render,
+}
+
+# value=KIND for a record other than the ladder's results; any other KIND is bench's.
+VALUES = {
+    "profile": profile.value,
+    "timeline": timeline.value,
 }
 
 
@@ -24,5 +33,7 @@ def render(root, md, files, opts):
             raise SpanError(f"table={opts['table']}: one of {', '.join(KINDS)}")
         return KINDS[opts["table"]](root, md, files, opts)
     if "value" in opts:
+        if opts["value"] in VALUES:
+            return VALUES[opts["value"]](root, files, opts)
         return bench.value(bench.load(root, files), opts)
     raise SpanError("a span over JSON needs table=KIND or value=KIND")

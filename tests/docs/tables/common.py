@@ -40,6 +40,35 @@ def lesson_text(lesson):
     return "%02d" % lesson if isinstance(lesson, int) else str(lesson)
 
 
+def size_label(n):
+    """Every power of two as 2^k, else the digits: how `reducelab profile|timeline --from` print N
+    (size_label, common/host/profile_record.cpp)."""
+    n = int(n)
+    return "2^%d" % (n.bit_length() - 1) if n and n & (n - 1) == 0 else str(n)
+
+
+def kernel_identifier(name):
+    """A kernel's own identifier, as common/host/kernel_name.cpp gives it: no return type, argument
+    list, template arguments or namespaces. "void cub::X<P, const float*>(float*)" -> "X"."""
+    if name.startswith("void "):
+        name = name[5:]
+    if name.endswith(")"):  # drop the argument list: back to the parenthesis that opens it
+        depth = 0
+        for i in range(len(name) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(name[i], 0)
+            if name[i] == "(" and depth == 0:
+                name = name[:i]
+                break
+    outside, depth = "", 0  # the name with every <...> taken out
+    for c in name:
+        depth += c == "<"
+        if depth == 0:
+            outside += c
+        if c == ">" and depth > 0:
+            depth -= 1
+    return outside.rsplit("::", 1)[-1]
+
+
 # --- selections -------------------------------------------------------------------------------
 
 def parse_size(text):
@@ -75,6 +104,60 @@ def kernel_key(text):
 def lessons(opts, key="lessons"):
     ws = words(opts, key)
     return None if ws is None else {kernel_key(w)[0] for w in ws}
+
+
+def select(records, opts, keys, what):
+    """The records (each with lesson, variant, n, block and, for a kernel, launch) a span picks, in
+    the file's order: lessons=02,11/atomic_finish (a lesson, or one variant of it), variants=-,x
+    ('-' the lesson's own kernel), n=2^20,2^24, and each of `keys` (block=256, launch=0,1) as a list
+    of whole numbers. A key not given selects every value; a selection of nothing is an error."""
+    def numbers(key):
+        ws = words(opts, key)
+        if ws is None:
+            return None
+        if not all(w.isdigit() for w in ws):
+            raise SpanError(f"{key}={opts[key]}: whole numbers, comma-separated")
+        return {int(w) for w in ws}
+
+    only = [kernel_key(w) for w in words(opts, "lessons", [])]
+    variants = words(opts, "variants")
+    ns = set(sizes(opts)) if opts.get("n") else None
+    wanted = {k: numbers(k) for k in keys}
+    picked = [r for r in records
+              if (not only or any(r["lesson"] == l and v in ("", r["variant"]) for l, v in only))
+              and (variants is None or ("-" if not r["variant"] else r["variant"]) in variants)
+              and (ns is None or r["n"] in ns)
+              and all(w is None or r[k] in w for k, w in wanted.items())]
+    if not picked:
+        asked = " ".join(f"{k}={opts[k]}" for k in ("lessons", "variants", "n") + tuple(keys)
+                         if opts.get(k) is not None)
+        raise SpanError(f"no {what} matches {asked or 'the span'}")
+    return picked
+
+
+def one(records, opts, keys, what):
+    """The single record value=KIND names: lesson=02[/variant] (or variant=), n=, and each of `keys`
+    where the rest leaves more than one; an error naming what tells them apart otherwise."""
+    if not opts.get("lesson") or not opts.get("n"):
+        raise SpanError(f"value={opts['value']} needs lesson= and n=")
+    lesson, variant = kernel_key(opts["lesson"])
+    variant = opts.get("variant", variant)
+    hits = [r for r in records if r["lesson"] == lesson and r["variant"] == variant
+            and r["n"] == parse_size(opts["n"])]
+    for k in keys:
+        if opts.get(k) is not None:
+            if not opts[k].isdigit():
+                raise SpanError(f"{k}={opts[k]}: one whole number")
+            hits = [r for r in hits if r[k] == int(opts[k])]
+    if not hits:
+        raise SpanError(f"no {what} of lesson {opts['lesson']}{' ' + variant if variant else ''} "
+                        f"at n={opts['n']}" + "".join(f" {k}={opts[k]}" for k in keys
+                                                       if opts.get(k) is not None))
+    if len(hits) > 1:
+        apart = [f"{k}= ({', '.join(str(v) for v in dict.fromkeys(r[k] for r in hits))})"
+                 for k in keys if len({r[k] for r in hits}) > 1]
+        raise SpanError(f"more than one {what} matches ({len(hits)}): say {' and '.join(apart)}")
+    return hits[0]
 
 
 # --- the files -------------------------------------------------------------------------------
