@@ -81,10 +81,18 @@ struct NoTrace {
   using VolatileSharedArray = sim::VolatileSharedView<T>;
 #endif
   using Value = float;
+  using Value2 = float2;
   using Value4 = float4;
 };
 
 namespace traced {
+#if !defined(__CUDACC__)
+// g++ compiles every lesson's traced code as host code, and the linker keeps one copy of an inline
+// function for the whole program: whatever reaches `trace_buffer` must stay this translation
+// unit's, or one lesson's kernel records into another's buffer (nvcc compiles each lesson's device
+// code apart, without linking it).
+namespace {
+#endif
 
 // Appends one event; returns its position, which later events name when they read its result.
 __device__ inline unsigned record(EventKind kind, TraceSpace dst_space, std::uint64_t dst,
@@ -213,11 +221,17 @@ struct Ptr {
   __device__ T* get() const { return p; }
 };
 
-// float4 in a register: four Values, one per element, each naming its own address.
+// float2 and float4 in a register: a Value per element, each naming its own address.
+struct Value2 {
+  Value x, y;
+};
 struct Value4 {
   Value x, y, z, w;
 };
 
+#if !defined(__CUDACC__)
+}  // namespace
+#endif
 }  // namespace traced
 
 // What --trace runs: the same kernels, recording.
@@ -231,6 +245,7 @@ struct RecordTrace {
   // a recorded access is never cached anyway
   using VolatileSharedArray = traced::Ptr<T, TraceSpace::shared>;
   using Value = traced::Value;
+  using Value2 = traced::Value2;
   using Value4 = traced::Value4;
 };
 
@@ -248,10 +263,15 @@ using VolatileShared = typename Trace::template VolatileSharedArray<float>;
 template <class Trace>
 using Float = typename Trace::Value;  // a float in a register
 template <class Trace>
+using Float2 = typename Trace::Value2;  // two floats loaded at once
+template <class Trace>
 using Float4 = typename Trace::Value4;  // four floats loaded at once
 
-// Casts for vector loads, which a traced pointer needs spelled out: the input viewed as float4s,
-// and a pointer's address (for its alignment).
+// Casts for vector loads, which a traced pointer needs spelled out: the input viewed as float2s or
+// float4s, and a pointer's address (for its alignment).
+__host__ __device__ inline const float2* as_float2(const float* p) {
+  return reinterpret_cast<const float2*>(p);
+}
 __host__ __device__ inline const float4* as_float4(const float* p) {
   return reinterpret_cast<const float4*>(p);
 }
@@ -260,7 +280,13 @@ __host__ __device__ inline std::uintptr_t address_of(const float* p) {
 }
 
 namespace traced {
+#if !defined(__CUDACC__)
+namespace {  // this translation unit's, as above
+#endif
 
+__device__ inline auto as_float2(Ptr<const float, TraceSpace::global> p) {
+  return Ptr<const float2, TraceSpace::global>(reinterpret_cast<const float2*>(p.get()));
+}
 __device__ inline auto as_float4(Ptr<const float, TraceSpace::global> p) {
   return Ptr<const float4, TraceSpace::global>(reinterpret_cast<const float4*>(p.get()));
 }
@@ -274,6 +300,13 @@ __device__ inline Value __ldg(Ptr<const float, TraceSpace::global> p) { return p
 __device__ inline Value __ldcg(Ptr<float, TraceSpace::global> p) {
   const float v = ::__ldcg(p.get());
   return Value(v, TraceOperand{p.where(0), v, TraceSpace::global});
+}
+__device__ inline Value2 __ldg(Ptr<const float2, TraceSpace::global> p) {
+  const float2 q = ::__ldg(p.get());
+  const auto at = [&](unsigned k, float v) {
+    return Value(v, TraceOperand{p.where(0) + k * sizeof(float), v, TraceSpace::global});
+  };
+  return Value2{at(0, q.x), at(1, q.y)};
 }
 __device__ inline Value4 __ldg(Ptr<const float4, TraceSpace::global> p) {
   const float4 q = ::__ldg(p.get());
@@ -312,5 +345,8 @@ __device__ inline Value __shfl_xor_sync(unsigned mask, const Value& v, int lane_
   return shuffle_value(v, [&](auto x) { return ::__shfl_xor_sync(mask, x, lane_mask, width); });
 }
 
+#if !defined(__CUDACC__)
+}  // namespace
+#endif
 }  // namespace traced
 RL_NAMESPACE_END
