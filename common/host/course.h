@@ -1,15 +1,15 @@
 #pragma once
-// The ladder, lessons 01-12, as one list of plans: what `reducelab ladder` and `bench` run and the
-// lesson test suites check. A program that uses it links every lesson's plans (CMake: the target
-// reducelab_ladder).
+// The ladder, lessons 01-12 and 19, as one list of plans in the order the course climbs them (19
+// between 10 and 11): what `reducelab ladder` and `bench` run and the lesson test suites check. A
+// program that uses it links every lesson's plans (CMake: the target reducelab_ladder).
 #include <string_view>
 
 #include "common/host/plan.h"
 
 namespace rl {
 
-// Every plan of lessons 01-12 built into this program, by lesson, then variant ("" first), then
-// backend; made once.
+// Every plan of the ladder built into this program, lesson by lesson in the course's order (01-10,
+// 19, 11, 12), then by variant ("" first), then backend; made once.
 const Plans& ladder_plans();
 
 // The plan of (lesson, backend, variant), or null where this build has none.
