@@ -65,21 +65,21 @@ inline std::uint64_t tree_depth(std::uint64_t n, std::uint64_t per_block) {
   return depth;
 }
 
-// The grid of lessons 07-11: the blocks that fit on the GPU at once (`block` threads each), but no
-// more than the input can feed with `items_per_thread` elements per thread.
+// The grid of lessons 07-11 and 19: as many blocks as the SMs hold at once of the kernel being
+// launched (`r`: kernel_resources, common/occupancy.h, which asks the occupancy API on the GPU),
+// but no more than the input can feed with `items_per_thread` elements per thread.
 inline unsigned persistent_grid(std::uint64_t n, unsigned block, unsigned items_per_thread,
-                                const DeviceShape& s) {
-  const std::uint64_t resident =
-      std::uint64_t{s.sm_count} * std::clamp(s.max_threads_per_sm / block, 1u, 32u);
+                                const KernelResources& r, const DeviceShape& s) {
+  // at least one block an SM: a kernel that fits none then fails at its launch, saying why
+  const std::uint64_t resident = std::uint64_t{s.sm_count} * std::max(r.blocks_per_sm, 1u);
   const std::uint64_t useful =
       ceil_div(std::max<std::uint64_t>(n, 1), std::uint64_t{block} * items_per_thread);
   return static_cast<unsigned>(std::min(resident, useful));
 }
 
-// The passes of lessons 07-09: a persistent grid leaves one partial per block in scratch, then one
-// block sums them; a single pass when one block suffices.
-inline Passes persistent_passes(const ReduceCall& c, unsigned items_per_thread) {
-  const unsigned grid = persistent_grid(c.n, c.block, items_per_thread, c.shape);
+// The passes of lessons 07-09 and 19 over a persistent grid of `grid` blocks: each leaves one
+// partial in scratch, then one block sums them; a single pass when one block suffices.
+inline Passes persistent_passes(const ReduceCall& c, unsigned grid) {
   auto* partials = static_cast<float*>(c.scratch);
   Passes passes;
   if (grid == 1) {

@@ -1,92 +1,114 @@
 #pragma once
-// How many blocks, or clusters of blocks, of one kernel the whole GPU holds at once: the size of a
-// persistent grid when the SM's thread count alone no longer decides it (lesson 20: a kernel's
-// shared memory, or clusters, whose blocks must all fit in one GPC). A persistent grid larger
-// than this would run its last blocks after the others, doubling the time. On the GPU CUDA's
-// occupancy calculator answers; the simulator, shaped like an H100, counts with an H100's limits:
-// 2048 threads and 32 blocks an SM, 228 KiB of shared memory an SM, 1 KiB of it kept per block.
-// Answers are kept per (kernel, block, shared bytes, cluster): a plan asks on every call.
+// How many blocks of a kernel one SM holds at once, which a persistent grid (lessons 07-11, 19 and
+// 20) is sized from, and how many clusters of them the whole GPU holds (lesson 20: a cluster's
+// blocks must all fit in one GPC, so that can be fewer than the blocks / the cluster size). On the GPU: the occupancy API, which knows what the compiler made of the kernel
+// (its registers and static shared memory) as well as the SM's limits. On the simulator: the limits
+// of the simulated device's shape alone (threads, blocks and shared memory an SM takes), since a
+// kernel compiled by g++ has no registers to count.
 #include <algorithm>
 #include <cstddef>
-#include <vector>
 
 #include "common/cuda_compat.h"
 #include "common/host/plan.h"
 #if defined(__CUDACC__)
+#include <map>
+#include <mutex>
+#include <tuple>
+
 #include "common/backends/gpu/check.h"
 #endif
 
 RL_NAMESPACE_BEGIN
 
-namespace occupancy_detail {
-struct Answer {
-  const void* kernel;
-  unsigned block, cluster;
-  std::size_t shared_bytes;
-  unsigned count;
-};
-// The answer asked before for the same question, or `ask()` once.
-template <class Ask>
-unsigned remembered(const void* kernel, unsigned block, std::size_t shared_bytes, unsigned cluster,
-                    Ask ask) {
-  static std::vector<Answer> answers;
-  for (const Answer& a : answers)
-    if (a.kernel == kernel && a.block == block && a.shared_bytes == shared_bytes &&
-        a.cluster == cluster)
-      return a.count;
-  const unsigned count = ask();
-  answers.push_back({kernel, block, cluster, shared_bytes, count});
-  return count;
+// The blocks of `block` threads, each with `shared_bytes` of shared memory, that the shape's limits
+// let one SM hold at once: the simulator's answer, and the GPU's before registers count.
+inline unsigned shape_blocks_per_sm(unsigned block, std::size_t shared_bytes,
+                                    const DeviceShape& s) {
+  const unsigned by_threads =
+      std::min(s.max_threads_per_sm / std::max(block, 1u), s.max_blocks_per_sm);
+  if (shared_bytes == 0) return by_threads;
+  const std::size_t by_shared =
+      s.shared_bytes_per_sm / (shared_bytes + s.reserved_shared_per_block);
+  return static_cast<unsigned>(std::min<std::size_t>(by_threads, by_shared));
 }
-}  // namespace occupancy_detail
 
-// Blocks of `block` threads with `shared_bytes` of dynamic shared memory resident on the GPU.
+#if defined(__CUDACC__)
+// The occupancy API's answer, asked once per kernel, block size, dynamic shared memory and device
+// and then remembered: a plan asks before every launch, and a timed call must not pay for it.
+inline KernelResources gpu_kernel_resources(const void* kernel, unsigned block,
+                                            std::size_t dynamic_shared) {
+  int device = 0;
+  RL_CUDA_CHECK(cudaGetDevice(&device));
+  using Key = std::tuple<const void*, unsigned, std::size_t, int>;
+  static std::mutex mutex;
+  static std::map<Key, KernelResources> known;
+  const Key key{kernel, block, dynamic_shared, device};
+  const std::lock_guard lock(mutex);
+  if (const auto it = known.find(key); it != known.end()) return it->second;
+  cudaFuncAttributes attributes{};
+  RL_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  int blocks = 0;
+  RL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks, kernel, static_cast<int>(block), dynamic_shared));
+  return known[key] = KernelResources{static_cast<unsigned>(blocks),
+                                      static_cast<unsigned>(attributes.numRegs),
+                                      attributes.sharedSizeBytes + dynamic_shared};
+}
+#endif
+
+// What an SM holds of `kernel` launched with `block` threads and `dynamic_shared` bytes of dynamic
+// shared memory: the occupancy API on the GPU, the shape's limits on the simulator.
 template <class... Params>
-unsigned resident_blocks(void (*kernel)(Params...), unsigned block, std::size_t shared_bytes,
+KernelResources kernel_resources(void (*kernel)(Params...), unsigned block,
+                                 std::size_t dynamic_shared, const DeviceShape& s) {
+#if defined(__CUDACC__)
+  (void)s;  // the API asks the device itself
+  return gpu_kernel_resources(reinterpret_cast<const void*>(kernel), block, dynamic_shared);
+#else
+  (void)kernel;
+  return KernelResources{shape_blocks_per_sm(block, dynamic_shared, s), 0, dynamic_shared};
+#endif
+}
+
+// Blocks of `kernel` (`block` threads, `dynamic_shared` bytes) resident on the whole GPU at once.
+template <class... Params>
+unsigned resident_blocks(void (*kernel)(Params...), unsigned block, std::size_t dynamic_shared,
                          const DeviceShape& s) {
-  const auto* key = reinterpret_cast<const void*>(kernel);
-  return occupancy_detail::remembered(key, block, shared_bytes, 0, [&] {
-#if defined(__CUDACC__)
-    int per_sm = 0;
-    RL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, key, static_cast<int>(block), shared_bytes));
-    return s.sm_count * static_cast<unsigned>(per_sm);
-#else
-    constexpr std::size_t shared_per_sm = 228 << 10, kept_per_block = 1 << 10;
-    const unsigned by_threads = std::clamp(s.max_threads_per_sm / block, 1u, 32u);
-    const auto by_shared = static_cast<unsigned>(shared_per_sm / (shared_bytes + kept_per_block));
-    return s.sm_count * std::min(by_threads, by_shared);
-#endif
-  });
+  return s.sm_count * kernel_resources(kernel, block, dynamic_shared, s).blocks_per_sm;
 }
 
-// Clusters of `cluster` such blocks resident on the GPU at once (a cluster is placed whole, in one
-// GPC, so this can be fewer than resident_blocks / cluster).
+// Clusters of `cluster` such blocks resident on the GPU at once: CUDA's cluster occupancy query on
+// the GPU (asked once per question, as above), the resident blocks / cluster on the simulator,
+// which has no GPCs.
 template <class... Params>
-unsigned resident_clusters(void (*kernel)(Params...), unsigned block, std::size_t shared_bytes,
+unsigned resident_clusters(void (*kernel)(Params...), unsigned block, std::size_t dynamic_shared,
                            unsigned cluster, const DeviceShape& s) {
-  const auto* key = reinterpret_cast<const void*>(kernel);
-  return occupancy_detail::remembered(key, block, shared_bytes, cluster, [&] {
 #if defined(__CUDACC__)
-    cudaLaunchAttribute dims{};
-    dims.id = cudaLaunchAttributeClusterDimension;
-    dims.val.clusterDim.x = cluster;
-    dims.val.clusterDim.y = 1;
-    dims.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(cluster);
-    config.blockDim = dim3(block);
-    config.dynamicSmemBytes = shared_bytes;
-    config.attrs = &dims;
-    config.numAttrs = 1;
-    int clusters = 0;
-    RL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, key, &config));
-    (void)s;
-    return static_cast<unsigned>(clusters);
+  (void)s;
+  const auto* key = reinterpret_cast<const void*>(kernel);
+  using Key = std::tuple<const void*, unsigned, std::size_t, unsigned>;
+  static std::mutex mutex;
+  static std::map<Key, unsigned> known;
+  const std::lock_guard lock(mutex);
+  const Key k{key, block, dynamic_shared, cluster};
+  if (const auto it = known.find(k); it != known.end()) return it->second;
+  cudaLaunchAttribute dims{};
+  dims.id = cudaLaunchAttributeClusterDimension;
+  dims.val.clusterDim.x = cluster;
+  dims.val.clusterDim.y = 1;
+  dims.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(cluster);
+  config.blockDim = dim3(block);
+  config.dynamicSmemBytes = dynamic_shared;
+  config.attrs = &dims;
+  config.numAttrs = 1;
+  int clusters = 0;
+  RL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, key, &config));
+  return known[k] = static_cast<unsigned>(clusters);
 #else
-    return resident_blocks(kernel, block, shared_bytes, s) / cluster;
+  return resident_blocks(kernel, block, dynamic_shared, s) / cluster;
 #endif
-  });
 }
 
 // Clusters of more than 8 blocks are not portable (a GPU need not have GPCs that hold them): a

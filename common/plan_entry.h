@@ -1,7 +1,7 @@
 #pragma once
 // How a lesson's plan.cu fills its Plan entries (common/host/plan.h): what every plan of this
 // translation unit shares (its backend, its kernel file, its trace buffer), and the scratch and
-// depth of the two grid shapes that lessons 01-09 use.
+// depth of the two grid shapes that lessons 01-09 and 19 use.
 #include <string_view>
 
 #include "common/device/traced.h"
@@ -9,6 +9,7 @@
 #include "common/host/plan.h"
 #include "common/kernel_source.h"
 #include "common/launch.h"
+#include "common/occupancy.h"
 
 RL_NAMESPACE_BEGIN
 
@@ -42,16 +43,20 @@ Plan tree_plan(int lesson, std::string_view slug, std::string_view title, Reduce
   return p;
 }
 
-// Lessons 07-09: a persistent grid, then one block over its partials (persistent_passes).
-template <unsigned ItemsPerThread>
+// Lessons 07-09 and 19: a persistent grid, then one block over its partials (persistent_passes).
+// `Resources` is the plan's own: what an SM holds of its untraced kernel at a block size
+// (kernel_resources, common/occupancy.h), which the grid is sized from.
+template <unsigned ItemsPerThread, auto Resources>
 Plan persistent_plan(int lesson, std::string_view slug, std::string_view title,
                      ReduceFunction reduce, ReduceFunction reduce_traced) {
   Plan p = lesson_plan(lesson, slug, title, reduce, reduce_traced);
+  p.resources = Resources;
   p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape& s) {
-    return persistent_grid(n, block, ItemsPerThread, s) * sizeof(float);
+    return persistent_grid(n, block, ItemsPerThread, Resources(block, s), s) * sizeof(float);
   };
   p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {
-    return persistent_depth(n, block, persistent_grid(n, block, ItemsPerThread, s), block);
+    return persistent_depth(
+        n, block, persistent_grid(n, block, ItemsPerThread, Resources(block, s), s), block);
   };
   return p;
 }

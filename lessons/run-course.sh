@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: set up, build, and run the whole course, on the GPU when there is one and on the CPU
-# simulator otherwise: the sum ladder (lessons 01-12, one table), then the lessons beyond the sum
+# simulator otherwise: the sum ladder (lessons 01-12 and 19, one table), then the lessons beyond the sum
 # (13-16, `reducelab beyond`) at their own default sizes, and lesson 17's scaling where two or more
 # GPUs are visible.
 # Extra arguments go to `reducelab ladder` (e.g. --n 2^28 --block 512).

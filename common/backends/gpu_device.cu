@@ -44,6 +44,10 @@ class GpuDevice final : public Device {
     RL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     shape_.sm_count = static_cast<unsigned>(props_.multiProcessorCount);
     shape_.max_threads_per_sm = static_cast<unsigned>(props_.maxThreadsPerMultiProcessor);
+    shape_.max_blocks_per_sm = static_cast<unsigned>(props_.maxBlocksPerMultiProcessor);
+    shape_.registers_per_sm = static_cast<unsigned>(props_.regsPerMultiprocessor);
+    shape_.shared_bytes_per_sm = props_.sharedMemPerMultiprocessor;
+    shape_.reserved_shared_per_block = props_.reservedSharedMemPerBlock;
     shape_.l2_bytes = static_cast<std::size_t>(props_.l2CacheSize);
   }
   ~GpuDevice() override {

@@ -111,7 +111,7 @@ function(reducelab_exercise_object target kernel)
 endfunction()
 
 # reducelab_add_lesson(NUMBER 3 SLUG sequential_addressing KERNEL sequential_addressing.cuh [SIDE])
-# Lessons 01-12: compiles the lesson's plan.cu twice, by nvcc for the GPU (where CUDA is found) and
+# Lessons 01-12 and 19: compiles the lesson's plan.cu twice, by nvcc for the GPU (where CUDA is found) and
 # by g++ for the simulator, each into an object library; links both into the executable NN_slug with
 # main.cpp, and records them so that the runner and the tests can link every lesson. SIDE: a side
 # lesson (18), built the same way but not recorded: it is no rung of the ladder.

@@ -81,6 +81,7 @@ struct NoTrace {
   using VolatileSharedArray = sim::VolatileSharedView<T>;
 #endif
   using Value = float;
+  using Value2 = float2;
   using Value4 = float4;
 };
 
@@ -218,7 +219,10 @@ struct Ptr {
   __device__ T* get() const { return p; }
 };
 
-// float4 in a register: four Values, one per element, each naming its own address.
+// float2 and float4 in a register: a Value per element, each naming its own address.
+struct Value2 {
+  Value x, y;
+};
 struct Value4 {
   Value x, y, z, w;
 };
@@ -236,6 +240,7 @@ struct RecordTrace {
   // a recorded access is never cached anyway
   using VolatileSharedArray = traced::Ptr<T, TraceSpace::shared>;
   using Value = traced::Value;
+  using Value2 = traced::Value2;
   using Value4 = traced::Value4;
 };
 }  // namespace
@@ -254,10 +259,15 @@ using VolatileShared = typename Trace::template VolatileSharedArray<float>;
 template <class Trace>
 using Float = typename Trace::Value;  // a float in a register
 template <class Trace>
+using Float2 = typename Trace::Value2;  // two floats loaded at once
+template <class Trace>
 using Float4 = typename Trace::Value4;  // four floats loaded at once
 
-// Casts for vector loads, which a traced pointer needs spelled out: the input viewed as float4s,
-// and a pointer's address (for its alignment).
+// Casts for vector loads, which a traced pointer needs spelled out: the input viewed as float2s or
+// float4s, and a pointer's address (for its alignment).
+__host__ __device__ inline const float2* as_float2(const float* p) {
+  return reinterpret_cast<const float2*>(p);
+}
 __host__ __device__ inline const float4* as_float4(const float* p) {
   return reinterpret_cast<const float4*>(p);
 }
@@ -268,6 +278,9 @@ __host__ __device__ inline std::uintptr_t address_of(const float* p) {
 namespace {
 namespace traced {
 
+__device__ inline auto as_float2(Ptr<const float, TraceSpace::global> p) {
+  return Ptr<const float2, TraceSpace::global>(reinterpret_cast<const float2*>(p.get()));
+}
 __device__ inline auto as_float4(Ptr<const float, TraceSpace::global> p) {
   return Ptr<const float4, TraceSpace::global>(reinterpret_cast<const float4*>(p.get()));
 }
@@ -281,6 +294,13 @@ __device__ inline Value __ldg(Ptr<const float, TraceSpace::global> p) { return p
 __device__ inline Value __ldcg(Ptr<float, TraceSpace::global> p) {
   const float v = ::__ldcg(p.get());
   return Value(v, TraceOperand{p.where(0), v, TraceSpace::global});
+}
+__device__ inline Value2 __ldg(Ptr<const float2, TraceSpace::global> p) {
+  const float2 q = ::__ldg(p.get());
+  const auto at = [&](unsigned k, float v) {
+    return Value(v, TraceOperand{p.where(0) + k * sizeof(float), v, TraceSpace::global});
+  };
+  return Value2{at(0, q.x), at(1, q.y)};
 }
 __device__ inline Value4 __ldg(Ptr<const float4, TraceSpace::global> p) {
   const float4 q = ::__ldg(p.get());

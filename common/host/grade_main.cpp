@@ -60,7 +60,8 @@ void report_failure(const Reporter& reporter, BugClass bug, const std::string& f
 }  // namespace
 
 int grade_lesson(std::ostream& out, const std::string& program_path, int number,
-                 const std::vector<Plan>& mine, const RunOptions& options) {
+                 const std::vector<Plan>& mine, const RunOptions& options,
+                 const LessonExtras& extras) {
   const Plan& own = mine.front();
   return grade_in_child(
       out, program_path, number, std::string(own.slug), std::string(own.source),
@@ -75,13 +76,20 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
                        std::string(to_string(device->backend())) + " version to grade");
           return exit_skipped;
         }
-        const Grade g = grade_plans(*device, mine, options,
-                                    [&](const std::string& c) { reporter.say("case " + c); });
-        if (g.passed)
-          reporter.say("pass " + std::to_string(g.cases_run) + " cases");
-        else
+        const auto progress = [&](const std::string& c) { reporter.say("case " + c); };
+        const Grade g = grade_plans(*device, mine, options, progress);
+        if (!g.passed) {
           report_failure(reporter, g.bug, g.failure);
-        return g.passed ? exit_ok : exit_failed;
+          return exit_failed;
+        }
+        if (extras.target) {
+          if (const auto why = extras.target(*device, options, progress)) {
+            report_failure(reporter, BugClass::too_slow, *why);
+            return exit_failed;
+          }
+        }
+        reporter.say("pass " + std::to_string(g.cases_run + (extras.target ? 1 : 0)) + " cases");
+        return exit_ok;
       });
 }
 

@@ -14,6 +14,7 @@
 
 #include "common/host/cli.h"
 #include "common/host/device.h"
+#include "common/host/lesson_main.h"
 #include "common/host/plan.h"
 
 namespace rl {
@@ -21,8 +22,11 @@ namespace rl {
 // Exit codes: 0 passed, 1 failed (wrong, hung or crashed), 77 nothing to grade on this backend.
 inline constexpr int exit_skipped = 77;
 
+// `extras.target`, where the lesson has one, is graded after the correctness cases (a miss is
+// BugClass::too_slow).
 int grade_lesson(std::ostream& out, const std::string& program_path, int number,
-                 const std::vector<Plan>& mine, const RunOptions& options);
+                 const std::vector<Plan>& mine, const RunOptions& options,
+                 const LessonExtras& extras = {});
 
 class Reporter;
 

@@ -68,6 +68,8 @@ std::string_view to_string(BugClass b) {
       return "wrong on integer data only";
     case BugClass::thread_order:
       return "wrong only in some thread order";
+    case BugClass::too_slow:
+      return "too slow";
     case BugClass::crash:
       return "crash";
   }
@@ -92,6 +94,8 @@ std::string_view bug_tag(BugClass b) {
       return "integer-only";
     case BugClass::thread_order:
       return "thread-order";
+    case BugClass::too_slow:
+      return "too-slow";
     case BugClass::crash:
       return "crash";
   }
@@ -127,6 +131,9 @@ std::string_view bug_meaning(BugClass b) {
              "twice";
     case BugClass::thread_order:
       return "right only because the threads ran in lane order: a race the detector could not see";
+    case BugClass::too_slow:
+      return "every result is right, but the kernel misses the lesson's speed target (on the "
+             "simulator: the arithmetic that predicts it)";
     case BugClass::crash:
       return "the kernel or the program failed in another way (see the message)";
   }
@@ -170,6 +177,8 @@ std::vector<std::string_view> bug_keywords(BugClass b) {
     case BugClass::lost_input:
     case BugClass::integer_only:
       return {"every element", "twice", "grid", "stride", "tail", "< n", "load"};
+    case BugClass::too_slow:
+      return {"in flight", "latency", "little"};
     case BugClass::crash:
       return {};
   }

@@ -52,19 +52,21 @@ enum class BugClass {
   integer_only,  // within rounding on random data, not exact on integer data
   // right in lane order, wrong in another order, with no race the detector could see
   thread_order,
+  // every result right, but the lesson's speed target missed (lesson 19: too few bytes in flight)
+  too_slow,
   crash,  // any other kernel error, signal or exit without a verdict
 };
 inline constexpr BugClass all_bug_classes[] = {
-    BugClass::race,          BugClass::barrier,      BugClass::out_of_range,
-    BugClass::never_written, BugClass::hang,         BugClass::lost_input,
-    BugClass::integer_only,  BugClass::thread_order, BugClass::crash};
+    BugClass::race,     BugClass::barrier,    BugClass::out_of_range, BugClass::never_written,
+    BugClass::hang,     BugClass::lost_input, BugClass::integer_only, BugClass::thread_order,
+    BugClass::too_slow, BugClass::crash};
 
 // "race", "barrier not reached", "out of range", "never written", "hang", "lost input",
-// "wrong on integer data only", "wrong only in some thread order", "crash".
+// "wrong on integer data only", "wrong only in some thread order", "too slow", "crash".
 std::string_view to_string(BugClass b);
 // One word each, for the protocol between the grader's child and parent and for hint tags in
 // HINTS.md: race, barrier, out-of-range, never-written, hang, lost-input, integer-only,
-// thread-order, crash.
+// thread-order, too-slow, crash.
 std::string_view bug_tag(BugClass b);
 std::optional<BugClass> parse_bug_tag(std::string_view tag);
 // What the class means, in a sentence a student can act on.

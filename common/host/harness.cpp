@@ -82,7 +82,8 @@ void print_case(std::ostream& out, const CaseResult& r, const Baseline* baseline
   out << '\n';
 }
 
-int run_lesson(int argc, const char* const* argv, int number, const Plans& mine) {
+int run_lesson(int argc, const char* const* argv, int number, const Plans& mine,
+               const LessonExtras& extras) {
   return guarded([&] {
     const std::string nn = std::to_string(number / 10) + std::to_string(number % 10);
     const std::string program =
@@ -106,7 +107,7 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
       if (options->grade) std::cout << "result: SKIPPED\n";
       return options->grade ? exit_skipped : exit_ok;
     }
-    if (options->grade) return grade_lesson(std::cout, argv[0], number, mine, *options);
+    if (options->grade) return grade_lesson(std::cout, argv[0], number, mine, *options, extras);
     auto device = open_device(*options, std::cout);
     const bool tracing = !options->trace_path.empty();
     // What --trace records, found before any work: the lesson's own kernel on this backend.
@@ -151,6 +152,7 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
               << to_string(options->distribution) << ")\n";
     const Baseline* baseline = options->check_only ? nullptr : &session.baseline();
     std::vector<nlohmann::json> runs;
+    std::vector<CaseResult> results;
     bool all_verified = true;
     bool ran = false;
     for (const auto& r : mine) {
@@ -173,6 +175,7 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
         record["distinct_results_of_10"] = distinct;
       }
       runs.push_back(record);
+      results.push_back(result);
     }
     if (!ran)
       std::cout << "  lesson " << number << " has no " << to_string(device->backend())
@@ -189,10 +192,14 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine)
           static_cast<float>(session.run(own, block, false).check.got))
         throw std::runtime_error("trace: the traced kernel's result differs from the untraced one");
     }
+    nlohmann::json extra;  // a trace's run is for the viewer: nothing else is reported
+    if (extras.report && !tracing) extras.report(session, results, baseline, std::cout, extra);
     if (!options->json_path.empty()) {
       std::vector<nlohmann::json> baselines;
       if (baseline) baselines.push_back(to_json(*baseline));
-      write_json_file(options->json_path, results_document(*device, *options, runs, baselines));
+      nlohmann::json doc = results_document(*device, *options, runs, baselines);
+      if (!extra.is_null()) doc[extras.key] = extra;
+      write_json_file(options->json_path, doc);
     }
     return all_verified ? exit_ok : exit_failed;
   });

@@ -1,13 +1,46 @@
 #pragma once
-// The whole of a lesson executable's main (lessons 01-12): main.cpp calls rl::lesson_main<NN>,
-// which takes the lesson's plans from the end of its plan.cu (lesson_plans<NN, backend>, one per
-// backend this build compiled) and hands them to the harness, which checks, times and traces them
-// (run_lesson, common/host/harness.cpp). Declared on its own so that a five-line main.cpp does not
-// compile the harness's headers (CLI11 and nlohmann::json take seconds each, for every lesson).
+// The whole of a lesson executable's main (lessons 01-12 and 19): main.cpp calls
+// rl::lesson_main<NN>, which takes the lesson's plans from the end of its plan.cu (lesson_plans<NN,
+// backend>, one per backend this build compiled) and hands them to the harness, which checks, times
+// and traces them (run_lesson, common/host/harness.cpp). Declared on its own so that a five-line
+// main.cpp does not compile the harness's headers (CLI11 and nlohmann::json take seconds each, for
+// every lesson).
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
 #include "common/host/backend_copies.h"
 #include "common/host/plan.h"
 
 namespace rl {
+
+class Device;
+class Session;
+struct Baseline;
+struct CaseResult;
+struct RunOptions;
+
+// What a lesson adds to the common run of its plans (lesson 19: the pointer chase, Little's law and
+// the roofline after its runs, and a speed target its grade checks too). Empty for the others.
+struct LessonExtras {
+  // After the lesson's own runs, on the same session (the same input; `baseline` null where
+  // --check-only): prints its report to `out` and fills `record`, which the --json record keeps
+  // under `key`.
+  std::string key;
+  std::function<void(Session& session, const std::vector<CaseResult>& runs,
+                     const Baseline* baseline, std::ostream& out, nlohmann::json& record)>
+      report;
+  // --grade, once every correctness case has passed: why the lesson's own kernel misses the
+  // lesson's target, in one line, or nullopt. `progress` is told each step before it runs (the
+  // grader's watchdog takes it as a sign of life).
+  std::function<std::optional<std::string>(Device& device, const RunOptions& options,
+                                           const std::function<void(const std::string&)>& progress)>
+      target;
+};
 
 // Lesson `Lesson`'s plans on every backend this build has, the GPU's first.
 template <int Lesson>
@@ -18,12 +51,14 @@ Plans gpu_and_sim_plans() {
   return plans;
 }
 
-// Checks (and unless --check-only, times) every plan of lesson `lesson`; returns the exit code.
-int run_lesson(int argc, const char* const* argv, int lesson, const Plans& plans);
+// Checks (and unless --check-only, times) every plan of lesson `lesson`, then runs what `extras`
+// adds; returns the exit code.
+int run_lesson(int argc, const char* const* argv, int lesson, const Plans& plans,
+               const LessonExtras& extras = {});
 
 template <int Lesson>
-int lesson_main(int argc, const char* const* argv) {
-  return run_lesson(argc, argv, Lesson, gpu_and_sim_plans<Lesson>());
+int lesson_main(int argc, const char* const* argv, const LessonExtras& extras = {}) {
+  return run_lesson(argc, argv, Lesson, gpu_and_sim_plans<Lesson>(), extras);
 }
 
 }  // namespace rl

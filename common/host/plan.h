@@ -15,11 +15,26 @@ namespace rl {
 enum class Backend { gpu, sim };
 std::string_view to_string(Backend b);
 
-// The facts about the device a plan may size itself from (grid from SM count, and so on).
+// The facts about the device a plan may size itself from (grid from SM count, and so on). On the
+// GPU, cudaGetDeviceProperties's; the simulator pretends to be an H100 (its defaults), so plans
+// match.
 struct DeviceShape {
-  unsigned sm_count = 132;  // the simulator pretends to be an H100, so plans match
+  unsigned sm_count = 132;
   unsigned max_threads_per_sm = 2048;
+  unsigned max_blocks_per_sm = 32;
+  unsigned registers_per_sm = 65536;
+  std::size_t shared_bytes_per_sm = 233472;      // 228 KiB
+  std::size_t reserved_shared_per_block = 1024;  // what the system takes of it for each block
   std::size_t l2_bytes = 50u << 20;
+};
+
+// What one SM holds of a kernel at one block size (common/occupancy.h): on the GPU the occupancy
+// API's answer (cudaOccupancyMaxActiveBlocksPerMultiprocessor, cudaFuncGetAttributes); on the
+// simulator the shape's thread, block and shared-memory limits (a CPU kernel has no registers).
+struct KernelResources {
+  unsigned blocks_per_sm = 0;    // resident at once
+  unsigned registers = 0;        // per thread; 0 on the simulator, which cannot count them
+  std::size_t shared_bytes = 0;  // per block, static and dynamic (the simulator: dynamic only)
 };
 
 struct TraceBuffer;
@@ -59,6 +74,13 @@ struct Plan {
   // The kernel file this build compiled, relative to the source tree where it lies inside it: the
   // solution, the exercise (student mode) or a student's submission.
   std::string_view source = {};
+  // Lessons 07-11 and 19, whose grid is as many blocks as the SMs hold at once: what an SM holds of
+  // the main kernel (the untraced one, which the traced copy's grid follows) at a block size; and
+  // the loads each thread keeps in flight in it, as its source issues them: how many, of how many
+  // bytes (lesson 19's table of bytes in flight). Null and 0 for the other lessons.
+  KernelResources (*resources)(unsigned block, const DeviceShape& shape) = nullptr;
+  unsigned loads_in_flight = 0;
+  unsigned load_bytes = 0;
 };
 using Plans = std::vector<Plan>;
 

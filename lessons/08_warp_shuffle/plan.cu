@@ -10,6 +10,16 @@ namespace {
 
 constexpr unsigned items_per_thread = 2;  // at least this many inputs per thread, or fewer blocks
 
+// What one SM holds of the kernel at once (common/occupancy.h: the occupancy API on the GPU): the
+// persistent grid is that many blocks on every SM.
+template <bool Butterfly>
+KernelResources resources(unsigned block, const DeviceShape& s) {
+  return with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
+    return kernel_resources(warp_shuffle<Block, Butterfly, NoTrace>, Block, Block * sizeof(float),
+                            s);
+  });
+}
+
 // A persistent grid (as many blocks as fit on the GPU at once) leaves one partial per block; the
 // same kernel with one block then sums the partials (persistent_passes, common/grid_size.h):
 //   warp_shuffle<Block, Butterfly><<<grid, Block, smem, stream>>>(in, partials, n);
@@ -17,11 +27,23 @@ constexpr unsigned items_per_thread = 2;  // at least this many inputs per threa
 //   where smem = Block * sizeof(float)
 template <bool Butterfly, class Trace>
 void reduce(const ReduceCall& c) {
+  const unsigned grid = persistent_grid(c.n, c.block, items_per_thread,
+                                        resources<Butterfly>(c.block, c.shape), c.shape);
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
-    for (const Pass& pass : persistent_passes(c, items_per_thread))
+    for (const Pass& pass : persistent_passes(c, grid))
       launch("warp_shuffle", warp_shuffle<Block, Butterfly, Trace>, dim3(pass.blocks), dim3(Block),
              Block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
   });
+}
+
+// Lesson 07's loop (grid_stride_sum): in[i] and in[i + Block] each step, before either is added.
+template <bool Butterfly>
+Plan plan(std::string_view title) {
+  Plan p = persistent_plan<items_per_thread, resources<Butterfly>>(
+      8, "warp_shuffle", title, reduce<Butterfly, NoTrace>, reduce<Butterfly, RecordTrace>);
+  p.loads_in_flight = 2;
+  p.load_bytes = 4;
+  return p;
 }
 
 }  // namespace
@@ -30,10 +52,7 @@ RL_NAMESPACE_END
 template <>
 rl::Plans rl::lesson_plans<8, rl::this_backend>() {
   constexpr std::string_view title = "Warp shuffles for the last levels";
-  Plan butterfly = persistent_plan<items_per_thread>(
-      8, "warp_shuffle", title, reduce<true, NoTrace>, reduce<true, RecordTrace>);
+  Plan butterfly = plan<true>(title);
   butterfly.variant = "butterfly";
-  return {persistent_plan<items_per_thread>(8, "warp_shuffle", title, reduce<false, NoTrace>,
-                                            reduce<false, RecordTrace>),
-          butterfly};
+  return {plan<false>(title), butterfly};
 }

@@ -10,14 +10,24 @@ namespace {
 
 constexpr unsigned items_per_thread = 2;  // at least this many inputs per thread, or fewer blocks
 
+// What one SM holds of the kernel at once (common/occupancy.h: the occupancy API on the GPU): the
+// persistent grid is that many blocks on every SM.
+KernelResources resources(unsigned block, const DeviceShape& s) {
+  return with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
+    return kernel_resources(block_two_stage<Block, NoTrace>, Block, 0, s);
+  });
+}
+
 // A persistent grid (as many blocks as fit on the GPU at once) leaves one partial per block; the
 // same kernel with one block then sums the partials (persistent_passes, common/grid_size.h):
 //   block_two_stage<Block><<<grid, Block, 0, stream>>>(in, partials, n);
 //   block_two_stage<Block><<<1, Block, 0, stream>>>(partials, out, grid);
 template <class Trace>
 void reduce(const ReduceCall& c) {
+  const unsigned grid =
+      persistent_grid(c.n, c.block, items_per_thread, resources(c.block, c.shape), c.shape);
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
-    for (const Pass& pass : persistent_passes(c, items_per_thread))
+    for (const Pass& pass : persistent_passes(c, grid))
       launch("block_two_stage", block_two_stage<Block, Trace>, dim3(pass.blocks), dim3(Block), 0,
              c.stream, pass.in, pass.out, pass.count);
   });
@@ -28,7 +38,10 @@ RL_NAMESPACE_END
 
 template <>
 rl::Plans rl::lesson_plans<9, rl::this_backend>() {
-  return {persistent_plan<items_per_thread>(9, "block_two_stage",
-                                            "Two-stage block reduce with shuffles", reduce<NoTrace>,
-                                            reduce<RecordTrace>)};
+  Plan p = persistent_plan<items_per_thread, resources>(9, "block_two_stage",
+                                                        "Two-stage block reduce with shuffles",
+                                                        reduce<NoTrace>, reduce<RecordTrace>);
+  p.loads_in_flight = 2;  // lesson 07's loop (grid_stride_sum): in[i] and in[i + Block] each step
+  p.load_bytes = 4;
+  return {p};
 }

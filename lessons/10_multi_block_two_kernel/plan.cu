@@ -12,12 +12,24 @@ namespace {
 
 constexpr unsigned items_per_thread = 2;  // at least this many inputs per thread, or fewer blocks
 
+// What one SM holds of the partials kernel at once (common/occupancy.h: the occupancy API on the
+// GPU): the persistent grid is that many blocks on every SM.
+KernelResources resources(unsigned block, const DeviceShape& s) {
+  return with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
+    return kernel_resources(block_partials<Block, NoTrace>, Block, 0, s);
+  });
+}
+
+unsigned grid_for(std::uint64_t n, unsigned block, const DeviceShape& s) {
+  return persistent_grid(n, block, items_per_thread, resources(block, s), s);
+}
+
 // Step 1, shared by both variants: a persistent grid leaves one partial per block; returns how
 // many.
 //   block_partials<Block><<<grid, Block, 0, stream>>>(in, partials, n);
 template <class Trace>
 unsigned launch_partials(const ReduceCall& c) {
-  const unsigned grid = persistent_grid(c.n, c.block, items_per_thread, c.shape);
+  const unsigned grid = grid_for(c.n, c.block, c.shape);
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     launch("block_partials", block_partials<Block, Trace>, dim3(grid), dim3(Block), 0, c.stream,
            c.in, static_cast<float*>(c.scratch), c.n);
@@ -48,17 +60,17 @@ void reduce_on_host(const ReduceCall& c) {
 }
 
 std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape& shape) {
-  return persistent_grid(n, block, items_per_thread, shape) * sizeof(float);
+  return grid_for(n, block, shape) * sizeof(float);
 }
 
 std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& shape) {
-  const std::uint64_t grid = persistent_grid(n, block, items_per_thread, shape);
+  const std::uint64_t grid = grid_for(n, block, shape);
   return summation_depth(block, ceil_div(n, grid * block)) +
          summation_depth(finish_block, ceil_div(grid, finish_block));
 }
 
 std::uint64_t depth_on_host(std::uint64_t n, unsigned block, const DeviceShape& shape) {
-  const std::uint64_t grid = persistent_grid(n, block, items_per_thread, shape);
+  const std::uint64_t grid = grid_for(n, block, shape);
   return summation_depth(block, ceil_div(n, grid * block)) + grid;
 }
 
@@ -72,10 +84,16 @@ rl::Plans rl::lesson_plans<10, rl::this_backend>() {
   Plan two_kernels = lesson_plan(10, slug, title, reduce<NoTrace>, reduce<RecordTrace>);
   two_kernels.scratch_bytes = scratch_bytes;
   two_kernels.depth = depth;
+  two_kernels.resources = resources;
+  two_kernels.loads_in_flight = 2;  // lesson 07's loop (grid_stride_sum): in[i], in[i + Block]
+  two_kernels.load_bytes = 4;
   Plan host_finish =
       lesson_plan(10, slug, title, reduce_on_host<NoTrace>, reduce_on_host<RecordTrace>);
   host_finish.variant = "host_finish";
   host_finish.scratch_bytes = scratch_bytes;
   host_finish.depth = depth_on_host;
+  host_finish.resources = resources;
+  host_finish.loads_in_flight = 2;
+  host_finish.load_bytes = 4;
   return {two_kernels, host_finish};
 }

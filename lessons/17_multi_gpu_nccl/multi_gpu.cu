@@ -85,6 +85,10 @@ void open_stream_and_events(Gpu& g) {
   g.name = props.name;
   g.shape.sm_count = static_cast<unsigned>(props.multiProcessorCount);
   g.shape.max_threads_per_sm = static_cast<unsigned>(props.maxThreadsPerMultiProcessor);
+  g.shape.max_blocks_per_sm = static_cast<unsigned>(props.maxBlocksPerMultiProcessor);
+  g.shape.registers_per_sm = static_cast<unsigned>(props.regsPerMultiprocessor);
+  g.shape.shared_bytes_per_sm = props.sharedMemPerMultiprocessor;
+  g.shape.reserved_shared_per_block = props.reservedSharedMemPerBlock;
   g.shape.l2_bytes = static_cast<std::size_t>(props.l2CacheSize);
   RL_CUDA_CHECK(cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking));
   RL_CUDA_CHECK(cudaEventCreate(&g.start));

@@ -2,7 +2,7 @@
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
 #   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl bugs
-#                            hopper profile timeline
+#                            hopper profile timeline latency
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -299,6 +299,39 @@ for step in "${steps[@]}"; do
       $build/bin/reducelab timeline --json "$out/timeline.json" >"$out/timeline.log" 2>"$out/timeline.err" || status=1
       tr '\r' '\n' <"$out/timeline.err" | grep -E "^(timeline: FAILED|error)"
       grep -E '^(\||timeline|wrote)' "$out/timeline.log"
+      ;;
+    latency)
+      # Lesson 19 on the GPU: at 2^26 and 2^28 its plans, the pointer chase (ns a load from DRAM and
+      # from L2), Little's law, the bytes in flight of lessons 07, 08, 11 and 19 against it, and the
+      # roofline (latency-2pNN.log, and latency-2pNN.json: the results record with its `latency`
+      # object); latency.md, the report part of both logs, for assets/results/<device>-latency.md.
+      # Then its exercise's solution graded on the GPU (the 90% target at 2^26 to be confirmed
+      # there), the untouched exercise graded too (it must fail: one 4-byte load in flight), and the
+      # SASS of the lesson's kernels and of lessons 07, 08, 11 linked into it (latency-sass.txt: are
+      # the loads in flight what the sources issue?).
+      exe=$build/bin/19_latency_and_roofline
+      note "lesson 19: latency, Little's law and the roofline at 2^26 and 2^28 (latency.md)"
+      : >"$out/latency.md"
+      for n in 2^26 2^28; do
+        tag=$(echo $n | tr -d '^' | sed 's/2/2p/')
+        "$exe" --n $n --json "$out/latency-$tag.json" >"$out/latency-$tag.log" 2>&1 || status=1
+        { echo "## N = $n"; echo; sed -n "/^lesson 19's report/,\$p" "$out/latency-$tag.log"; echo; } >>"$out/latency.md"
+      done
+      cat "$out/latency.md"
+      note "lesson 19: the exercise graded on the GPU, untouched (must fail) and solved (must pass)"
+      solved=$(mktemp -d) && cp lessons/19_latency_and_roofline/stream_sum.cuh "$solved/"
+      for what in untouched solved; do
+        sub=(); [ $what = solved ] && sub=(--submission "$solved")
+        REDUCELAB_SKIP_DEPS=1 REDUCELAB_CMAKE_ARGS="-DBoost_USE_STATIC_LIBS=ON" \
+          bash lessons/grade.sh ${sub[@]+"${sub[@]}"} --build build-grade --case-timeout 120 --backend gpu 19 \
+          >"$out/latency-grade-$what.log" 2>&1
+        rc=$?
+        grep -E "^(19_|score)|hint:|kernel:" "$out/latency-grade-$what.log"
+        if [ $what = untouched ] && [ $rc -eq 0 ]; then echo "the untouched exercise passed: it must fail"; status=1; fi
+        if [ $what = solved ] && [ $rc -ne 0 ]; then echo "the solution failed: it must pass"; status=1; fi
+      done
+      rm -rf "$solved"
+      cuobjdump -sass "$exe" >"$out/latency-sass.txt" 2>&1 || echo "cuobjdump failed: no latency-sass.txt"
       ;;
     *)
       "$build/bin/$step" || status=1

@@ -1,9 +1,11 @@
 // The multi-pass plan of lessons 01-06: scratch sizes and depths for the sizes the tests use.
 #include <catch2/catch.hpp>
 
+#include <utility>
 #include <vector>
 
 #include "common/grid_size.h"
+#include "common/occupancy.h"
 
 using namespace rl;
 
@@ -56,15 +58,47 @@ TEST_CASE("a persistent grid makes one pass when one block suffices, else two", 
   c.scratch = scratch;
   c.block = 256;
   c.n = 100;
-  Passes passes = persistent_passes(c, 2);
+  Passes passes = persistent_passes(c, 1);
   REQUIRE(passes.count == 1);
   CHECK(passes.pass[0].out == &out);
   c.n = 1 << 20;
-  passes = persistent_passes(c, 2);
+  passes = persistent_passes(c, 1056);
   REQUIRE(passes.count == 2);
-  CHECK(passes.pass[0].blocks == persistent_grid(c.n, 256, 2, c.shape));
+  CHECK(passes.pass[0].blocks == 1056);
   CHECK(passes.pass[1].in == passes.pass[0].out);
   CHECK(passes.pass[1].count == passes.pass[0].blocks);
   CHECK(passes.pass[1].blocks == 1);
   CHECK(passes.pass[1].out == &out);
+}
+
+TEST_CASE("a persistent grid is the blocks the SMs hold at once, as far as the input feeds them",
+          "[plan]") {
+  const DeviceShape h100;  // the simulator's shape: 132 SMs
+  KernelResources r;
+  r.blocks_per_sm = 8;
+  CHECK(persistent_grid(1 << 24, 256, 2, r, h100) == 132 * 8);
+  r.blocks_per_sm = 2;  // lesson 11 at 1024 threads: 32 registers each, two blocks fill the file
+  CHECK(persistent_grid(1 << 24, 1024, 16, r, h100) == 264);
+  CHECK(persistent_grid(1 << 20, 1024, 16, r, h100) == 64);  // 2^20 / (1024 x 16)
+  CHECK(persistent_grid(0, 256, 2, r, h100) == 1);
+  r.blocks_per_sm = 0;  // fits none: one a SM all the same, and the launch says why
+  CHECK(persistent_grid(1 << 24, 1024, 16, r, h100) == 132);
+}
+
+TEST_CASE("the simulator's occupancy is its shape's thread, block and shared-memory limits",
+          "[plan]") {
+  const DeviceShape s;  // an H100's: 2048 threads, 32 blocks, 228 KiB of shared memory an SM
+  // Lessons 07-11's blocks, with lesson 07's shared array: the thread limit, at most 32 blocks
+  // (what persistent_grid counted before it asked the occupancy API, so the simulator's grids
+  // stay).
+  const std::pair<unsigned, unsigned> expected[] = {{32, 32}, {64, 32}, {128, 16},
+                                                    {256, 8}, {512, 4}, {1024, 2}};
+  for (const auto& [block, blocks] : expected) {
+    INFO("block " << block);
+    CHECK(shape_blocks_per_sm(block, block * sizeof(float), s) == blocks);
+    CHECK(shape_blocks_per_sm(block, 0, s) == blocks);
+  }
+  // 48 KiB a block, plus the 1 KiB the system keeps: 233472 / 50176 = 4.65, so 4.
+  CHECK(shape_blocks_per_sm(256, 48 * 1024, s) == 4);
+  CHECK(shape_blocks_per_sm(128, 300 * 1024, s) == 0);
 }

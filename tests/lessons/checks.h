@@ -1,7 +1,7 @@
 #pragma once
 // What every lesson suite shares (tests/lessons/test_*.cpp), beside each subject's own part
-// (ladder_checks.h: lessons 01-12, ops_checks.h: 13, matrix_checks.h: 14 and 15, axes_checks.h:
-// 16). The same names mean the same check throughout:
+// (ladder_checks.h: lessons 01-12 and 19, ops_checks.h: 13, matrix_checks.h: 14 and 15,
+// axes_checks.h: 16). The same names mean the same check throughout:
 //   check_graded_cases / check_graded_case: every case the student grader runs, through the
 //       grader's own check (one line saying why a case fails), on this suite's device;
 //   check_reduction: one reduction of the given input against the CPU reference, every output;

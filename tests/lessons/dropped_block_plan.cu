@@ -47,10 +47,18 @@ void reduce_03(const ReduceCall& c) {
 }
 
 // Lesson 07: a persistent grid leaves one partial per block, then one block sums them.
-constexpr unsigned items_07 = 2;  // lesson 07's plan.cu
+constexpr unsigned items_07 = 2;  // lesson 07's plan.cu, and its grid
+unsigned grid_07(std::uint64_t n, unsigned block, const DeviceShape& s) {
+  return with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
+    return persistent_grid(n, block, items_07,
+                           kernel_resources(multiple_elements_per_thread<Block, NoTrace>, Block,
+                                            Block * sizeof(float), s),
+                           s);
+  });
+}
 void reduce_07(const ReduceCall& c) {
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
-    const Passes passes = persistent_passes(c, items_07);
+    const Passes passes = persistent_passes(c, grid_07(c.n, c.block, c.shape));
     for (unsigned k = 0; k < passes.count; ++k) {
       Pass pass = passes.pass[k];
       if (k == 1) pass.count -= 1;  // THE MISTAKE: the last block's partial is left out
@@ -84,9 +92,15 @@ __global__ void __launch_bounds__(Block)
   if (threadIdx.x == 0) out[0] = total;
 }
 
-constexpr unsigned items_11 = 16;  // lesson 11's plan.cu
+constexpr unsigned items_11 = 16;  // lesson 11's plan.cu, and its grid
+unsigned grid_11(std::uint64_t n, unsigned block, const DeviceShape& s) {
+  return with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
+    return persistent_grid(n, block, items_11,
+                           kernel_resources(single_pass_dropping_one<Block>, Block, 0, s), s);
+  });
+}
 void reduce_11(const ReduceCall& c) {
-  const unsigned grid = persistent_grid(c.n, c.block, items_11, c.shape);
+  const unsigned grid = grid_11(c.n, c.block, c.shape);
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     launch("single_pass", single_pass_dropping_one<Block>, dim3(grid), dim3(Block), 0, c.stream,
            c.in, c.out, c.n, static_cast<float*>(c.scratch));
@@ -160,10 +174,10 @@ Plan dropped_block_plan<this_backend>(int lesson) {
       p.title = "Many elements per thread, one block's partial dropped";
       p.reduce = reduce_07;
       p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape& s) {
-        return persistent_grid(n, block, items_07, s) * sizeof(float);
+        return grid_07(n, block, s) * sizeof(float);
       };
       p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {
-        return persistent_depth(n, block, persistent_grid(n, block, items_07, s), block);
+        return persistent_depth(n, block, grid_07(n, block, s), block);
       };
       return p;
     case 11:
@@ -171,10 +185,10 @@ Plan dropped_block_plan<this_backend>(int lesson) {
       p.title = "Single pass, the last block's finish one partial short";
       p.reduce = reduce_11;
       p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape& s) {
-        return persistent_grid(n, block, items_11, s) * sizeof(float);
+        return grid_11(n, block, s) * sizeof(float);
       };
       p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {  // lesson 11's plan.cu
-        const std::uint64_t g = persistent_grid(n, block, items_11, s);
+        const std::uint64_t g = grid_11(n, block, s);
         return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) + ceil_div(g, block);
       };
       return p;

@@ -1,6 +1,6 @@
 #pragma once
-// Lessons 01-12 (the ladder) in the simulator and GPU suites, so that both backends answer the same
-// questions: which lessons have plans on a backend, and one checked run of a plan.
+// The ladder (lessons 01-12 and 19) in the simulator and GPU suites, so that both backends answer
+// the same questions: which lessons have plans on a backend, and one checked run of a plan.
 #include <cstdint>
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
-// Lessons 01-12's checks (tests/lessons/checks.h names them), shared by the simulator and GPU
-// suites: the float sum of each lesson's plans.
+// The ladder's checks, lessons 01-12 and 19 (tests/lessons/checks.h names them), shared by the
+// simulator and GPU suites: the float sum of each lesson's plans.
 #include <catch2/catch.hpp>
 
 #include "common/host/course.h"

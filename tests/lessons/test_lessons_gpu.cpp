@@ -2,8 +2,11 @@
 // the simulator with the GPU on the same input.
 #include "tests/lessons/ladder_checks.h"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
+#include "lessons/19_latency_and_roofline/report.h"
 #include "tests/lessons/dropped_block.h"
 
 using namespace rl;
@@ -142,6 +145,46 @@ TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU"
        << std::abs(hidden.check.got - hidden.check.reference.sum)
        << (hidden.check.verified ? " within" : " outside") << " the tolerance "
        << hidden.check.tolerance);
+}
+
+// persistent_grid takes the blocks an SM holds from the occupancy API (common/occupancy.h): every
+// answer within the SM's limits, and, as a warning line each, what it is for every persistent plan
+// at its block (where it differs from the thread limit the grid used before, the grid changed).
+TEST_CASE("persistent grids come from the occupancy API on the GPU", "[gpu][latency]") {
+  const DeviceShape s = gpu().shape();
+  for (const Plan& p : ladder_plans()) {
+    if (p.backend != Backend::gpu || !p.resources) continue;
+    for (unsigned block = 32; block <= 1024; block *= 2) {
+      const KernelResources r = p.resources(block, s);
+      INFO("lesson " << p.lesson << " " << p.variant << " block " << block << ": " << r.registers
+                     << " registers, " << r.blocks_per_sm << " blocks an SM");
+      CHECK(r.blocks_per_sm >= 1);
+      CHECK(r.blocks_per_sm <= s.max_blocks_per_sm);
+      CHECK(r.blocks_per_sm * block <= s.max_threads_per_sm);
+      CHECK(r.registers > 0);
+      CHECK(std::uint64_t{r.registers} * block * r.blocks_per_sm <= s.registers_per_sm);
+      CHECK(p.resources(block, s).blocks_per_sm == r.blocks_per_sm);  // asked once, remembered
+    }
+    const unsigned block = block_for(p, 256, false);
+    const KernelResources r = p.resources(block, s);
+    const unsigned by_threads = std::min(s.max_threads_per_sm / block, s.max_blocks_per_sm);
+    WARN("lesson " << p.lesson << " " << (p.variant.empty() ? "-" : p.variant) << " block " << block
+                   << ": " << r.registers << " registers, " << r.blocks_per_sm
+                   << " blocks an SM, grid " << r.blocks_per_sm * s.sm_count
+                   << (r.blocks_per_sm == by_threads
+                           ? " (as the thread limit gave)"
+                           : " (the thread limit gave " + std::to_string(by_threads) + ")"));
+  }
+}
+
+TEST_CASE("the pointer chase visits its whole cycle and times a load on the GPU",
+          "[gpu][latency]") {
+  const Sampling few{3, 0.2, 1};
+  const latency::Chase c = latency::run_chase(gpu(), std::uint64_t{1} << 15, 4096, few);
+  CHECK(c.visited_all);
+  CHECK(c.timed_hops == 4096);
+  CHECK(c.ns_per_load > 0);
+  WARN("a chase through 4 MiB (" << c.lines << " lines): " << c.ns_per_load << " ns a load");
 }
 
 #include "tests/lessons/trace_checks.h"
