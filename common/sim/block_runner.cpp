@@ -156,12 +156,20 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
       break;
     }
     order_round();
-    for (unsigned id : round_) {
-      Thread& t = threads_[id];
-      current_ = id;
+    for (std::size_t k = 0; k < round_.size(); ++k) {
+      Thread& t = threads_[round_[k]];
+      current_ = round_[k];
       threadIdx = t.index;
       t.fiber = std::move(t.fiber).resume();
       if (error_) break;
+      // A cluster barrier completed: the cluster's blocks go on in rank order from rank 0. This
+      // round's other threads run when this block has the turn again.
+      if (cluster_ != nullptr && cluster_->restart_pending()) {
+        ready_.insert(ready_.end(), round_.begin() + static_cast<std::ptrdiff_t>(k) + 1,
+                      round_.end());
+        if (std::exception_ptr e = cluster_->restart(rank_)) error_ = std::move(e);
+        break;
+      }
     }
   }
   // A bulk copy still in flight when the block ends: its barrier's phase never completed, so no

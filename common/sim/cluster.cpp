@@ -91,6 +91,7 @@ Cluster::Outcome Cluster::run(uint3 first, bool dependency_pending) {
   error_ = nullptr;
   arrived_ = 0;
   mixed_ = false;
+  restart_ = false;
   epoch_ = 1;
   uses_.clear();
   shadow_.clear();
@@ -125,6 +126,13 @@ void Cluster::abandon() {
 
 std::exception_ptr Cluster::park(unsigned rank) {
   pass_turn(rank);
+  ranks_[rank]->turn.acquire();
+  return aborting_ ? error_ : nullptr;
+}
+
+std::exception_ptr Cluster::restart(unsigned rank) {
+  restart_ = false;
+  pass_turn(size() - 1);  // rank 0 first
   ranks_[rank]->turn.acquire();
   return aborting_ ? error_ : nullptr;
 }
@@ -237,6 +245,7 @@ std::optional<std::string> Cluster::arrive(unsigned rank, const std::source_loca
   ++epoch_;
   uses_.clear();  // every use so far is ordered before every block's exit from here on
   for (unsigned r = 0; r < size(); ++r) runner(r).release_cluster_waiters();
+  restart_ = true;
   return std::nullopt;
 }
 

@@ -4,8 +4,9 @@
 // static __shared__ storage, which is thread_local) and one block runs at a time: the block that
 // has the cluster's turn runs its threads until none can go on (they wait at cluster.sync(), at
 // cudaGridDependencySynchronize(), or have exited), then passes the turn to the next block, in
-// rank order, that can go on. The schedule is therefore the same on every run, and a cluster in
-// which no block can go on is a reported deadlock, never a hang.
+// rank order, that can go on; when a cluster.sync() completes, the turn starts again at rank 0.
+// The schedule is therefore the same on every run, and a cluster in which no block can go on is a
+// reported deadlock, never a hang.
 //
 // A Cluster is used by one host thread (its controller, a worker of the grid or the programmatic
 // dependent launch) that waits while the cluster's blocks run.
@@ -57,6 +58,10 @@ class Cluster {
   // Passes the turn on and waits for it again; returns the cluster's error when the cluster is
   // being torn down (the block must end), else null.
   std::exception_ptr park(unsigned rank);
+  // After a cluster.sync() completed, the holder gives the turn to the lowest rank that can go on
+  // (maybe itself) and waits for it again; as park().
+  bool restart_pending() const { return restart_; }
+  std::exception_ptr restart(unsigned rank);
   // A thread of block `rank` arrives at cluster.sync(); returns the report when the barrier
   // completed with threads at different call sites.
   std::optional<std::string> arrive(unsigned rank, const std::source_location& loc);
@@ -125,6 +130,7 @@ class Cluster {
   unsigned arrived_ = 0;
   std::source_location site_;
   bool mixed_ = false;
+  bool restart_ = false;
   std::uint64_t epoch_ = 1;      // completed cluster barriers, plus one
   std::vector<RemoteUse> uses_;  // since the last cluster.sync()
   std::unordered_map<std::uintptr_t, SharedCell> shadow_;
