@@ -432,8 +432,14 @@ void BlockRunner::complete_warp_group(unsigned warp, unsigned mask) {
       complete_warp_reduction(warp, mask, op);
       break;
   }
-  // Every collective orders the shared-memory accesses of the lanes it names (racecheck.h).
+  // Every collective orders the shared-memory accesses of the lanes it names (racecheck.h), and
+  // passes on what a lane in it has waited for (a landed bulk copy).
   if (race_) race_->warp_sync(warp, mask);
+  for (LandedCopy& c : landed_) {
+    bool any = false;
+    for_lanes(mask, [&](unsigned l) { any = any || c.waited[base + l]; });
+    if (any) for_lanes(mask, [&](unsigned l) { c.waited[base + l] = true; });
+  }
   for_lanes(mask, [&](unsigned l) {
     threads_[base + l].state = State::ready;
     ready_.push_back(base + l);
