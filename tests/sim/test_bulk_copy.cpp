@@ -15,6 +15,7 @@
 #include <cuda/barrier>
 
 #include "common/cuda_compat.h"
+#include "tests/hopper/hopper_kernels.cuh"
 #include "tests/sim/schedules.h"
 
 namespace cg = cooperative_groups;
@@ -25,7 +26,8 @@ namespace {
 std::atomic<int> line_a{0};
 std::string at(int line) { return "test_bulk_copy.cpp:" + std::to_string(line); }
 
-using Barrier = cuda::barrier<cuda::thread_scope_block>;
+using hopper_test::Barrier;
+using hopper_test::bulk_load;
 
 template <class Launch>
 std::string report_of(Launch&& launch) {
@@ -35,35 +37,6 @@ std::string report_of(Launch&& launch) {
     return e.what();
   }
   return "";
-}
-
-enum How { arrive_and_wait, arrive_then_wait, collective, into_static };
-
-// Block b copies `count` floats of in (from b * count) into shared memory with one bulk copy,
-// waits for it, and writes them back out.
-template <How H>
-__global__ void bulk_load(const float* in, float* out, unsigned count) {
-  __shared__ Barrier bar;
-  __shared__ __align__(16) float fixed[1024];
-  float* s = H == into_static ? fixed : rl::dynamic_shared<float>();
-  if (threadIdx.x == 0) init(&bar, blockDim.x);
-  __syncthreads();
-  const float* src = in + std::size_t{blockIdx.x} * count;
-  const cuda::aligned_size_t<16> bytes(count * sizeof(float));
-  if constexpr (H == collective) {
-    cuda::memcpy_async(cg::this_thread_block(), s, src, bytes, bar);
-  } else {
-    if (threadIdx.x == 0) cuda::memcpy_async(s, src, bytes, bar);
-  }
-  if constexpr (H == arrive_then_wait) {
-    Barrier::arrival_token token = bar.arrive();
-    bar.wait(std::move(token));
-  } else {
-    bar.arrive_and_wait();
-  }
-  rl::sim::SharedView<float> landed = s;  // checked: race checking sees these reads
-  for (unsigned i = threadIdx.x; i < count; i += blockDim.x)
-    out[std::size_t{blockIdx.x} * count + i] = landed[i];
 }
 
 // Reads the destination between arrive() and wait(): too early for every thread but the one whose
@@ -154,21 +127,21 @@ TEST_CASE("a bulk copy of 16 B to 64 KiB lands in shared memory by the barrier's
       simtest::ScopedOptions scoped(opts);
       INFO(bytes << " bytes, " << simtest::describe(opts));
       std::vector<float> out(in.size(), -1.0f);
-      rl::sim::launch("bulk_load", bulk_load<arrive_and_wait>, dim3(grid), dim3(block), bytes,
-                      in.data(), out.data(), count);
+      rl::sim::launch("bulk_load", bulk_load<hopper_test::arrive_and_wait>, dim3(grid), dim3(block),
+                      bytes, in.data(), out.data(), count);
       CHECK(out == in);
       std::fill(out.begin(), out.end(), -1.0f);
-      rl::sim::launch("bulk_load", bulk_load<arrive_then_wait>, dim3(grid), dim3(block), bytes,
-                      in.data(), out.data(), count);
+      rl::sim::launch("bulk_load", bulk_load<hopper_test::arrive_then_wait>, dim3(grid),
+                      dim3(block), bytes, in.data(), out.data(), count);
       CHECK(out == in);
       std::fill(out.begin(), out.end(), -1.0f);
-      rl::sim::launch("bulk_load", bulk_load<collective>, dim3(grid), dim3(block), bytes, in.data(),
-                      out.data(), count);
+      rl::sim::launch("bulk_load", bulk_load<hopper_test::collective>, dim3(grid), dim3(block),
+                      bytes, in.data(), out.data(), count);
       CHECK(out == in);
       if (count <= 1024) {
         std::fill(out.begin(), out.end(), -1.0f);
-        rl::sim::launch("bulk_load", bulk_load<into_static>, dim3(grid), dim3(block), 0, in.data(),
-                        out.data(), count);
+        rl::sim::launch("bulk_load", bulk_load<hopper_test::into_static>, dim3(grid), dim3(block),
+                        0, in.data(), out.data(), count);
         CHECK(out == in);
       }
     }
@@ -211,7 +184,7 @@ TEST_CASE("a read of a bulk copy's destination before waiting reads poison, or i
                            at(line_a) + " wrote, without having waited on its barrier's phase"));
   // the correct kernels are clean under race checking
   std::vector<float> copy(block);
-  rl::sim::launch("bulk_load", bulk_load<arrive_then_wait>, dim3(1), dim3(block),
+  rl::sim::launch("bulk_load", bulk_load<hopper_test::arrive_then_wait>, dim3(1), dim3(block),
                   block * sizeof(float), in.data(), copy.data(), block);
   CHECK(copy == in);
 }

@@ -13,9 +13,12 @@
 #include <cooperative_groups.h>
 
 #include "common/cuda_compat.h"
+#include "tests/hopper/hopper_kernels.cuh"
+#include "tests/hopper/references.h"
 #include "tests/sim/schedules.h"
 
 namespace cg = cooperative_groups;
+using namespace hopper_test;
 using Catch::Matchers::Contains;
 
 namespace {
@@ -38,57 +41,6 @@ rl::sim::LaunchAttributes cluster_of(unsigned blocks) {
   rl::sim::LaunchAttributes a;
   a.cluster_x = blocks;
   return a;
-}
-
-// Each block sums its slice in shared memory; rank 0 of each cluster then adds the other blocks'
-// sums through distributed shared memory and writes the cluster's total. The last cluster.sync()
-// keeps every block alive until rank 0 has read it.
-__global__ void cluster_sum(const std::int64_t* in, std::int64_t* out, unsigned long long n) {
-  std::int64_t* s = rl::dynamic_shared<std::int64_t>();
-  cg::cluster_group cluster = cg::this_cluster();
-  const unsigned tid = threadIdx.x;
-  const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + tid;
-  s[tid] = i < n ? in[i] : 0;
-  __syncthreads();
-  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (tid < stride) s[tid] += s[tid + stride];
-    __syncthreads();
-  }
-  cluster.sync();
-  if (cluster.block_rank() == 0 && tid == 0) {
-    std::int64_t total = 0;
-    for (unsigned r = 0; r < cluster.num_blocks(); ++r) total += *cluster.map_shared_rank(s, r);
-    out[blockIdx.x / cluster.num_blocks()] = total;
-  }
-  cluster.sync();
-}
-
-// Every block fills a static __shared__ array with its own values, then reads its own and its
-// neighbour's (rank ^ 1) through distributed shared memory.
-__global__ void static_shared_per_block(int* own, int* neighbour) {
-  __shared__ int mine[64];
-  cg::cluster_group cluster = cg::this_cluster();
-  const unsigned tid = threadIdx.x;
-  mine[tid] = static_cast<int>(blockIdx.x * 1000 + tid);
-  cluster.sync();
-  const int* other = cluster.map_shared_rank(mine, static_cast<int>(cluster.block_rank() ^ 1u));
-  own[blockIdx.x * blockDim.x + tid] = mine[tid];
-  neighbour[blockIdx.x * blockDim.x + tid] = other[tid];
-  cluster.sync();
-}
-
-// What this_cluster() says, per thread: rank, blocks, thread rank, threads, dim_blocks().x,
-// block_index().x.
-__global__ void cluster_queries(unsigned* out) {
-  cg::cluster_group c = cg::this_cluster();
-  unsigned* o = out + 6 * (blockIdx.x * blockDim.x + threadIdx.x);
-  o[0] = c.block_rank();
-  o[1] = c.num_blocks();
-  o[2] = c.thread_rank();
-  o[3] = c.num_threads();
-  o[4] = c.dim_blocks().x;
-  o[5] = c.block_index().x;
-  c.sync();
 }
 
 __global__ void rank_out_of_range(int* out) {
@@ -189,13 +141,11 @@ TEST_CASE("a cluster reduction through distributed shared memory matches the ref
   const unsigned cluster = GENERATE(2u, 4u, 8u, 16u);
   constexpr unsigned block = 64;
   for (unsigned long long n : {0ull, 1ull, 63ull, 64ull, 65ull, 1000ull, 4097ull, 20000ull}) {
-    const unsigned clusters =
-        std::max(1u, static_cast<unsigned>((n + block * cluster - 1) / (block * cluster)));
     std::mt19937_64 rng(n + cluster);
     std::vector<std::int64_t> in(std::max(1ull, n));
     for (auto& x : in) x = static_cast<std::int64_t>(rng() % 2001) - 1000;
-    std::vector<std::int64_t> expected(clusters, 0);
-    for (unsigned long long i = 0; i < n; ++i) expected[i / (block * cluster)] += in[i];
+    const std::vector<std::int64_t> expected = cluster_sums(in, n, block, cluster);
+    const auto clusters = static_cast<unsigned>(expected.size());
     for (const auto& opts : {simtest::make_options(rl::sim::Schedule::lane_order, 1, 1),
                              simtest::make_options(rl::sim::Schedule::shuffled, 7, 3)}) {
       simtest::ScopedOptions scoped(opts);

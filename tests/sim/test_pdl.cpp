@@ -14,9 +14,12 @@
 #include <cooperative_groups.h>
 
 #include "common/cuda_compat.h"
+#include "tests/hopper/hopper_kernels.cuh"
+#include "tests/hopper/references.h"
 #include "tests/sim/schedules.h"
 
 namespace cg = cooperative_groups;
+using namespace hopper_test;
 using Catch::Matchers::Contains;
 
 namespace {
@@ -31,42 +34,10 @@ rl::sim::LaunchAttributes dependent(unsigned cluster = 1) {
   return a;
 }
 
-// The primary: doubled[i] = 2 in[i]. It lets its dependent start at once (which the simulator
-// assumes anyway).
-__global__ void doubles(const float* in, float* doubled, unsigned n) {
-  cudaTriggerProgrammaticLaunchCompletion();
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) doubled[i] = 2.0f * in[i];
-}
-
 __global__ void doubles_or_fails(const float* in, float* doubled, unsigned n) {
   if (blockIdx.x == 1 && threadIdx.x == 5) rl::sim::kernel_error("primary failed");
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) doubled[i] = 2.0f * in[i];
-}
-
-// The dependent: each block sums its slice of the primary's output into totals[block]. Its
-// prologue (zeroing its shared memory) does not need the primary; reading `doubled` does.
-template <bool SyncFirst>
-__global__ void sums_after(const float* doubled, float* totals, unsigned n) {
-  float* s = rl::dynamic_shared<float>();
-  const unsigned tid = threadIdx.x;
-  const unsigned i = blockIdx.x * blockDim.x + tid;
-  s[tid] = 0.0f;
-  if constexpr (!SyncFirst) s[tid] = i < n ? doubled[i] : 0.0f;  // too early
-  cudaGridDependencySynchronize();
-  if constexpr (SyncFirst) s[tid] = i < n ? doubled[i] : 0.0f;
-  __syncthreads();
-  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (tid < stride) s[tid] += s[tid + stride];
-    __syncthreads();
-  }
-  if (tid == 0) totals[blockIdx.x] = s[0];
-}
-
-// A dependent that needs nothing of the primary and never waits for it: legal.
-__global__ void independent(unsigned* out) {
-  out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x * blockDim.x + threadIdx.x;
 }
 
 // An early cluster whose rank 1 does not wait for the primary and ends, while rank 0 waits and
@@ -90,11 +61,8 @@ Case make_case(unsigned n, unsigned block) {
   Case c;
   std::mt19937 rng(n);
   c.in.resize(n);
-  c.expected.assign((n + block - 1) / block, 0.0f);
-  for (unsigned i = 0; i < n; ++i) {
-    c.in[i] = static_cast<float>(rng() % 64);  // small integers: float sums are exact
-    c.expected[i / block] += 2.0f * c.in[i];
-  }
+  for (auto& x : c.in) x = static_cast<float>(rng() % 64);  // small integers: sums are exact
+  c.expected = doubled_block_sums(c.in, block);
   return c;
 }
 
