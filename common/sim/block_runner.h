@@ -74,7 +74,7 @@ class BlockRunner {
   bool has_ready() const { return !ready_.empty(); }
   bool exited() const { return live_ == 0; }
   unsigned threads() const { return n_; }
-  void release_cluster_waiters();
+  void release_cluster_waiters(const std::source_location& loc);  // a cluster.sync() completed
   void release_dependency_waiters();
   bool waits_for_dependency() const;
   // Threads at cluster.sync(), grouped by call site ("k.cuh:12" -> ids), and the exited ones.

@@ -244,7 +244,7 @@ std::optional<std::string> Cluster::arrive(unsigned rank, const std::source_loca
   }
   ++epoch_;
   uses_.clear();  // every use so far is ordered before every block's exit from here on
-  for (unsigned r = 0; r < size(); ++r) runner(r).release_cluster_waiters();
+  for (unsigned r = 0; r < size(); ++r) runner(r).release_cluster_waiters(site_);
   restart_ = true;
   return std::nullopt;
 }
@@ -350,19 +350,21 @@ void BlockRunner::cluster_barrier(const std::source_location& loc) {
       what.pop_back();
       fail(what);
     }
-    release_cluster_waiters();
+    release_cluster_waiters(loc);
   }
   yield();
 }
 
-void BlockRunner::release_cluster_waiters() {
+void BlockRunner::release_cluster_waiters(const std::source_location& loc) {
   for (unsigned id = 0; id < n_; ++id) {
     if (threads_[id].state != State::cluster) continue;
     threads_[id].state = State::ready;
     ready_.push_back(id);
     --far_waiting_;
   }
-  if (race_) race_->block_barrier();  // a cluster barrier is a barrier of the block too
+  // a cluster barrier is a barrier of the block too, for the race detector and a trace
+  if (race_) race_->block_barrier();
+  report_sync(0, 0, loc);
 }
 
 void BlockRunner::grid_dependency_sync(const std::source_location& loc) {
