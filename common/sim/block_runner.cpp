@@ -106,6 +106,7 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
   if (race_) race_->start_block();
   serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
   far_waiting_ = 0;
+  solo_arrived_ = 0;
   copies_.clear();
   landed_.clear();
 
@@ -115,6 +116,7 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
     Thread& t = threads_[id];
     t.index = uint3{id % bx, (id / bx) % by, id / (bx * by)};
     t.state = State::ready;
+    t.cluster_arrived = false;
     t.fiber = ctx::fiber(std::allocator_arg, PooledStack(stacks_), [this, id](ctx::fiber&& sched) {
       scheduler_ = std::move(sched);
       thread_main(id);
@@ -503,7 +505,9 @@ std::string BlockRunner::describe_waits(const std::vector<unsigned>& ids) const 
         desc = "are runnable";
         break;
       case State::cluster:
-        desc = "wait at cluster.sync() at " + format_location(t.loc);
+        desc = std::string(t.arg ? "wait at the cluster's barrier_wait() at "
+                                 : "wait at cluster.sync() at ") +
+               format_location(t.loc);
         break;
       case State::dependency:
         desc = "wait at cudaGridDependencySynchronize() at " + format_location(t.loc);

@@ -18,26 +18,70 @@ ClusterShape BlockRunner::cluster_shape() const {
   return ClusterShape{cluster_ ? cluster_->size() : 1u, rank_};
 }
 
+std::uint64_t BlockRunner::cluster_phase() const {
+  return cluster_ != nullptr ? cluster_->phase() : solo_phase_;
+}
+
+// An arrival at the cluster barrier; the last one completes the phase. `sync`: a cluster.sync(),
+// whose call sites must agree (the thread is already waiting).
+void BlockRunner::arrive_at_cluster_barrier(const std::source_location& loc, bool sync) {
+  Thread& t = threads_[current_];
+  if (t.cluster_arrived)
+    fail(std::string(sync ? "cluster.sync()" : "the cluster's barrier_arrive()") + " at " +
+         format_location(loc) +
+         ": this thread has arrived at the cluster barrier already (barrier_wait() first)");
+  t.cluster_arrived = true;
+  t.cluster_phase = cluster_phase();
+  if (cluster_ != nullptr) {
+    if (auto mixed = cluster_->arrive(rank_, loc, sync)) fail(*mixed);
+    return;
+  }
+  if (++solo_arrived_ < n_) return;  // a cluster of one block: its own threads complete it
+  solo_arrived_ = 0;
+  const auto sites = cluster_sites(true);
+  if (sites.size() > 1) {
+    std::string what = "threads of the block wait at different cluster.sync() calls:";
+    for (const auto& [site, ids] : sites)
+      what += " threads " + format_ranges(ids) + " at " + site + ",";
+    what.pop_back();
+    fail(what);
+  }
+  ++solo_phase_;
+  release_cluster_waiters(loc);
+}
+
 void BlockRunner::cluster_barrier(const std::source_location& loc) {
   if (!running_) return;
   Thread& t = threads_[current_];
   t.state = State::cluster;
   t.loc = loc;
+  t.arg = 0;
   ++far_waiting_;
-  if (cluster_ != nullptr) {
-    if (auto mixed = cluster_->arrive(rank_, loc)) fail(*mixed);
-  } else if (far_waiting_ == n_) {  // a cluster of one block: its own threads complete it
-    const auto sites = cluster_sites();
-    if (sites.size() > 1) {
-      std::string what = "threads of the block wait at different cluster.sync() calls:";
-      for (const auto& [site, ids] : sites)
-        what += " threads " + format_ranges(ids) + " at " + site + ",";
-      what.pop_back();
-      fail(what);
-    }
-    release_cluster_waiters(loc);
-  }
+  arrive_at_cluster_barrier(loc, true);
   yield();
+  t.cluster_arrived = false;
+}
+
+void BlockRunner::cluster_arrive(const std::source_location& loc) {
+  if (running_) arrive_at_cluster_barrier(loc, false);
+}
+
+void BlockRunner::cluster_wait(const std::source_location& loc) {
+  if (!running_) return;
+  Thread& t = threads_[current_];
+  if (!t.cluster_arrived)
+    fail("the cluster's barrier_wait() at " + format_location(loc) +
+         ": this thread has not arrived at the cluster barrier (barrier_arrive() first)");
+  if (cluster_phase() > t.cluster_phase) {  // every thread has arrived since
+    t.cluster_arrived = false;
+    return;
+  }
+  t.state = State::cluster;
+  t.loc = loc;
+  t.arg = 1;
+  ++far_waiting_;
+  yield();
+  t.cluster_arrived = false;
 }
 
 void BlockRunner::release_cluster_waiters(const std::source_location& loc) {
@@ -75,12 +119,18 @@ bool BlockRunner::waits_for_dependency() const {
                      [](const Thread& t) { return t.state == State::dependency; });
 }
 
-std::vector<std::pair<std::string, std::vector<unsigned>>> BlockRunner::cluster_sites() const {
+std::vector<std::pair<std::string, std::vector<unsigned>>> BlockRunner::cluster_sites(
+    bool syncs) const {
   std::map<std::string, std::vector<unsigned>> sites;
   for (unsigned id = 0; id < n_; ++id)
-    if (threads_[id].state == State::cluster)
+    if (threads_[id].state == State::cluster && (!syncs || threads_[id].arg == 0))
       sites[format_location(threads_[id].loc)].push_back(id);
   return {sites.begin(), sites.end()};
+}
+
+bool BlockRunner::waits_split() const {
+  return std::any_of(threads_.begin(), threads_.end(),
+                     [](const Thread& t) { return t.state == State::cluster && t.arg != 0; });
 }
 
 std::vector<unsigned> BlockRunner::exited_threads() const {

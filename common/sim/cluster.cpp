@@ -90,6 +90,7 @@ Cluster::Outcome Cluster::run(uint3 first, bool dependency_pending) {
   aborting_ = false;
   error_ = nullptr;
   arrived_ = 0;
+  has_site_ = false;
   mixed_ = false;
   restart_ = false;
   epoch_ = 1;
@@ -205,7 +206,10 @@ std::exception_ptr Cluster::deadlock_report() {
   if (!reporter) reporter = std::make_pair(0u, 0u);
   std::string what;
   if (sites.size() == 1 && stuck_elsewhere == 0 && !exited.empty()) {
-    what = "cluster.sync() at " + sites.begin()->first + " is not reached by " + exited +
+    bool split = false;
+    for (unsigned r = 0; r < size(); ++r) split = split || runner(r).waits_split();
+    what = (split ? "the cluster barrier (barrier_wait()) at " : "cluster.sync() at ") +
+           sites.begin()->first + " is not reached by " + exited +
            ", which exited (every thread of every block of the cluster must arrive)";
   } else {
     what = "deadlock in the cluster of " + block_name(0) + " to " + block_name(size() - 1) + ":";
@@ -215,12 +219,17 @@ std::exception_ptr Cluster::deadlock_report() {
   return runner(reporter->first).error_of(reporter->second, what);
 }
 
-std::optional<std::string> Cluster::arrive(unsigned rank, const std::source_location& loc) {
+std::optional<std::string> Cluster::arrive(unsigned rank, const std::source_location& loc,
+                                           bool sync) {
   (void)rank;
   if (arrived_ == 0) {
-    site_ = loc;
+    has_site_ = false;
     mixed_ = false;
-  } else if (!same_location(loc, site_)) {
+  }
+  if (sync && !has_site_) {
+    site_ = loc;
+    has_site_ = true;
+  } else if (sync && !same_location(loc, site_)) {
     mixed_ = true;
   }
   unsigned all = 0;
@@ -230,7 +239,7 @@ std::optional<std::string> Cluster::arrive(unsigned rank, const std::source_loca
   if (mixed_) {
     std::string what = "threads of the cluster wait at different cluster.sync() calls:";
     for (unsigned r = 0; r < size(); ++r)
-      for (const auto& [site, ids] : runner(r).cluster_sites())
+      for (const auto& [site, ids] : runner(r).cluster_sites(true))
         // appended piece by piece: GCC 12 misreports `" " + string` here (-Wrestrict, bug 105329)
         what.append(" ")
             .append(block_name(r))
@@ -244,7 +253,7 @@ std::optional<std::string> Cluster::arrive(unsigned rank, const std::source_loca
   }
   ++epoch_;
   uses_.clear();  // every use so far is ordered before every block's exit from here on
-  for (unsigned r = 0; r < size(); ++r) runner(r).release_cluster_waiters(site_);
+  for (unsigned r = 0; r < size(); ++r) runner(r).release_cluster_waiters(has_site_ ? site_ : loc);
   restart_ = true;
   return std::nullopt;
 }

@@ -64,7 +64,9 @@ class Cluster {
   std::exception_ptr restart(unsigned rank);
   // A thread of block `rank` arrives at cluster.sync(); returns the report when the barrier
   // completed with threads at different call sites.
-  std::optional<std::string> arrive(unsigned rank, const std::source_location& loc);
+  std::optional<std::string> arrive(unsigned rank, const std::source_location& loc, bool sync);
+  // Cluster barriers completed so far, plus one.
+  std::uint64_t phase() const { return epoch_; }
   BlockRunner& runner(unsigned rank) { return *ranks_[rank]->runner; }
   bool exited(unsigned rank) const { return ranks_[rank]->exited; }
   const TlsRanges& tls(unsigned rank) const { return ranks_[rank]->tls; }
@@ -128,7 +130,8 @@ class Cluster {
   std::exception_ptr error_;
   // cluster.sync(): arrivals so far, the first one's call site, whether others differ
   unsigned arrived_ = 0;
-  std::source_location site_;
+  std::source_location site_;  // of the first cluster.sync() among them
+  bool has_site_ = false;
   bool mixed_ = false;
   bool restart_ = false;
   std::uint64_t epoch_ = 1;      // completed cluster barriers, plus one

@@ -89,6 +89,10 @@ struct ClusterShape {
 ClusterShape cluster_shape();
 // cluster.sync(): blocks until every thread of every block of the cluster arrives.
 void cluster_barrier(const std::source_location& loc);
+// The same in two halves: barrier_arrive() arrives and goes on; barrier_wait() blocks until every
+// thread of the cluster has arrived.
+void cluster_arrive(const std::source_location& loc);
+void cluster_wait(const std::source_location& loc);
 // map_shared_rank(addr, rank): the address in block `rank` of the cluster that corresponds to
 // `addr` in the calling block's shared memory (dynamic or static). `record` says that the caller
 // will access it (checked against the target block's exit); false for a view's base.

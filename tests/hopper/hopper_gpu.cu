@@ -84,13 +84,14 @@ int compute_capability() {
 }
 
 std::vector<std::int64_t> cluster_sum(const std::vector<std::int64_t>& in, unsigned long long n,
-                                      unsigned block, unsigned cluster) {
+                                      unsigned block, unsigned cluster, bool split) {
   const unsigned long long per = std::uint64_t{block} * cluster;
   const auto clusters = static_cast<unsigned>(std::max(1ull, (n + per - 1) / per));
   Buffer<std::int64_t> d_in(in), d_out(clusters, std::int64_t{-1});
-  rl::launch_ex("cluster_sum", hopper_test::cluster_sum, dim3(clusters * cluster), dim3(block),
-                block * sizeof(std::int64_t), nullptr, cluster_of(cluster), d_in.get(), d_out.get(),
-                n);
+  rl::launch_ex(split ? "cluster_sum_split" : "cluster_sum",
+                split ? hopper_test::cluster_sum_split : hopper_test::cluster_sum,
+                dim3(clusters * cluster), dim3(block), block * sizeof(std::int64_t), nullptr,
+                cluster_of(cluster), d_in.get(), d_out.get(), n);
   return d_out.host();
 }
 

@@ -10,8 +10,9 @@ namespace hopper_test::gpu {
 // Compute capability as major * 10 + minor (90 for the H100).
 int compute_capability();
 
+// cluster_sum, or cluster_sum_split when `split`
 std::vector<std::int64_t> cluster_sum(const std::vector<std::int64_t>& in, unsigned long long n,
-                                      unsigned block, unsigned cluster);
+                                      unsigned block, unsigned cluster, bool split = false);
 // own and neighbour values of static_shared_per_block, one after the other
 std::vector<int> static_shared_per_block(unsigned grid, unsigned block, unsigned cluster);
 std::vector<unsigned> cluster_queries(unsigned grid, unsigned block, unsigned cluster);

@@ -57,6 +57,30 @@ namespace {
   cluster.sync();
 }
 
+// The same with the cluster barrier in two halves: a block arrives once its sum is in shared memory
+// and waits only before it reads the others' (here there is nothing to do in between).
+[[maybe_unused]] __global__ void cluster_sum_split(const std::int64_t* in, std::int64_t* out,
+                                                   unsigned long long n) {
+  std::int64_t* s = rl::dynamic_shared<std::int64_t>();
+  cg::cluster_group cluster = cg::this_cluster();
+  const unsigned tid = threadIdx.x;
+  const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + tid;
+  s[tid] = i < n ? in[i] : 0;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) s[tid] += s[tid + stride];
+    __syncthreads();
+  }
+  cg::cluster_group::arrival_token summed = cluster.barrier_arrive();
+  cluster.barrier_wait(std::move(summed));
+  if (cluster.block_rank() == 0 && tid == 0) {
+    std::int64_t total = 0;
+    for (unsigned r = 0; r < cluster.num_blocks(); ++r) total += *cluster.map_shared_rank(s, r);
+    out[blockIdx.x / cluster.num_blocks()] = total;
+  }
+  cluster.sync();
+}
+
 // Every block fills a static __shared__ array with its own values, then reads its own and its
 // neighbour's (rank ^ 1) through distributed shared memory.
 [[maybe_unused]] __global__ void static_shared_per_block(int* own, int* neighbour) {

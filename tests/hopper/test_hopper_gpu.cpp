@@ -28,6 +28,7 @@ TEST_CASE("GPU: a cluster reduction through distributed shared memory, clusters 
     for (auto& x : in) x = static_cast<std::int64_t>(rng() % 2001) - 1000;
     INFO("cluster " << cluster << " n " << n);
     CHECK(gpu::cluster_sum(in, n, block, cluster) == cluster_sums(in, n, block, cluster));
+    CHECK(gpu::cluster_sum(in, n, block, cluster, true) == cluster_sums(in, n, block, cluster));
   }
 }
 

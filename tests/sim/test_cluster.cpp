@@ -113,6 +113,27 @@ __global__ void different_cluster_syncs(int* out) {
   out[blockIdx.x] = 1;
 }
 
+// The split cluster barrier misused: a wait without an arrival, two arrivals without a wait, and a
+// block that ends without arriving.
+__global__ void waits_without_arriving(int* out) {
+  cg::cluster_group c = cg::this_cluster();
+  line_a = __LINE__, c.barrier_wait();
+  out[blockIdx.x] = 1;
+}
+__global__ void arrives_twice(int* out) {
+  cg::cluster_group c = cg::this_cluster();
+  (void)c.barrier_arrive();
+  line_a = __LINE__, (void)c.barrier_arrive();
+  out[blockIdx.x] = 1;
+}
+__global__ void block_skips_split_barrier(int* out) {
+  cg::cluster_group c = cg::this_cluster();
+  if (c.block_rank() == 1) return;
+  cg::cluster_group::arrival_token token = c.barrier_arrive();
+  line_a = __LINE__, c.barrier_wait(std::move(token));
+  out[blockIdx.x] = 1;
+}
+
 // Block 1 reads block 0's shared memory (through a checked view, as the lessons' Shared<Trace>),
 // with or without a cluster.sync() after block 0 wrote it.
 template <bool Sync>
@@ -154,6 +175,12 @@ TEST_CASE("a cluster reduction through distributed shared memory matches the ref
       rl::sim::launch_ex("cluster_sum", cluster_sum, dim3(clusters * cluster), dim3(block),
                          block * sizeof(std::int64_t), cluster_of(cluster), in.data(), out.data(),
                          n);
+      rl::sim::synchronize();
+      CHECK(out == expected);
+      std::fill(out.begin(), out.end(), -1);
+      rl::sim::launch_ex("cluster_sum_split", cluster_sum_split, dim3(clusters * cluster),
+                         dim3(block), block * sizeof(std::int64_t), cluster_of(cluster), in.data(),
+                         out.data(), n);
       rl::sim::synchronize();
       CHECK(out == expected);
     }
@@ -297,6 +324,37 @@ TEST_CASE("a cluster barrier that a block never reaches is reported, never a han
   CHECK_THAT(msg, Contains("threads of the cluster wait at different cluster.sync() calls: block "
                            "(0,0,0) threads 0-31 at " +
                            at(line_a) + "; block (1,0,0) threads 0-31 at " + at(line_b)));
+}
+
+TEST_CASE("the split cluster barrier's misuse is reported", "[cluster][errors]") {
+  std::vector<int> out(4);
+  std::string msg = report_of([&] {
+    rl::sim::launch_ex("waits_without_arriving", waits_without_arriving, dim3(2), dim3(32), 0,
+                       cluster_of(2), out.data());
+  });
+  CHECK_THAT(msg, Contains("sim: kernel 'waits_without_arriving' block (0,0,0) thread (0,0,0): the "
+                           "cluster's barrier_wait() at " +
+                           at(line_a) +
+                           ": this thread has not arrived at the cluster barrier (barrier_arrive() "
+                           "first)"));
+  msg = report_of([&] {
+    rl::sim::launch_ex("arrives_twice", arrives_twice, dim3(2), dim3(32), 0, cluster_of(2),
+                       out.data());
+  });
+  CHECK_THAT(msg,
+             Contains("sim: kernel 'arrives_twice' block (0,0,0) thread (0,0,0): the cluster's "
+                      "barrier_arrive() at " +
+                      at(line_a) +
+                      ": this thread has arrived at the cluster barrier already "
+                      "(barrier_wait() first)"));
+  msg = report_of([&] {
+    rl::sim::launch_ex("block_skips_split_barrier", block_skips_split_barrier, dim3(4), dim3(32), 0,
+                       cluster_of(4), out.data());
+  });
+  CHECK_THAT(
+      msg, Contains("sim: kernel 'block_skips_split_barrier' block (0,0,0) thread (0,0,0): "
+                    "the cluster barrier (barrier_wait()) at " +
+                    at(line_a) + " is not reached by threads 0-31 of block (1,0,0), which exited"));
 }
 
 TEST_CASE("with race checking, blocks reading each other's shared memory need a cluster.sync()",
