@@ -233,9 +233,10 @@ for step in "${steps[@]}"; do
       tar -C "$out" -czf "$out/bugs-logs.tgz" bugs-logs && rm -rf "$out/bugs-logs" "$out/san.tmp"
       note "bugs.md"; cat "$table"
       ;;
-    hopper)
-      # The Hopper features through rl::launch_ex on the GPU (after `build`; TARGETS=hopper_gpu_tests
-      # is enough): clusters with distributed shared memory (2 to 16 blocks, 16 non-portable),
+    hopper-api)
+      # The simulator's Hopper features, checked on the GPU through rl::launch_ex (after `build`;
+      # TARGETS=hopper_gpu_tests is enough; lesson 20 itself is the `hopper` step): clusters with
+      # distributed shared memory (2 to 16 blocks, 16 non-portable),
       # programmatic dependent launch, bulk copies of 16 B to 64 KiB, cg::reduce and __reduce_*_sync,
       # against the references the simulator's tests use; then the same under compute-sanitizer;
       # then what cuda::memcpy_async(dst, src, cuda::aligned_size_t<16>(n), bar) is on sm_90: the
