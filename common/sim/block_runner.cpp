@@ -106,6 +106,7 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
   if (race_) race_->start_block();
   serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
   far_waiting_ = 0;
+  solo_arrived_ = 0;
   copies_.clear();
   landed_.clear();
 
@@ -115,6 +116,7 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
     Thread& t = threads_[id];
     t.index = uint3{id % bx, (id / bx) % by, id / (bx * by)};
     t.state = State::ready;
+    t.cluster_arrived = false;
     t.fiber = ctx::fiber(std::allocator_arg, PooledStack(stacks_), [this, id](ctx::fiber&& sched) {
       scheduler_ = std::move(sched);
       thread_main(id);
@@ -156,12 +158,20 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
       break;
     }
     order_round();
-    for (unsigned id : round_) {
-      Thread& t = threads_[id];
-      current_ = id;
+    for (std::size_t k = 0; k < round_.size(); ++k) {
+      Thread& t = threads_[round_[k]];
+      current_ = round_[k];
       threadIdx = t.index;
       t.fiber = std::move(t.fiber).resume();
       if (error_) break;
+      // A cluster barrier completed: the cluster's blocks go on in rank order from rank 0. This
+      // round's other threads run when this block has the turn again.
+      if (cluster_ != nullptr && cluster_->restart_pending()) {
+        ready_.insert(ready_.end(), round_.begin() + static_cast<std::ptrdiff_t>(k) + 1,
+                      round_.end());
+        if (std::exception_ptr e = cluster_->restart(rank_)) error_ = std::move(e);
+        break;
+      }
     }
   }
   // A bulk copy still in flight when the block ends: its barrier's phase never completed, so no
@@ -424,8 +434,14 @@ void BlockRunner::complete_warp_group(unsigned warp, unsigned mask) {
       complete_warp_reduction(warp, mask, op);
       break;
   }
-  // Every collective orders the shared-memory accesses of the lanes it names (racecheck.h).
+  // Every collective orders the shared-memory accesses of the lanes it names (racecheck.h), and
+  // passes on what a lane in it has waited for (a landed bulk copy).
   if (race_) race_->warp_sync(warp, mask);
+  for (LandedCopy& c : landed_) {
+    bool any = false;
+    for_lanes(mask, [&](unsigned l) { any = any || c.waited[base + l]; });
+    if (any) for_lanes(mask, [&](unsigned l) { c.waited[base + l] = true; });
+  }
   for_lanes(mask, [&](unsigned l) {
     threads_[base + l].state = State::ready;
     ready_.push_back(base + l);
@@ -489,7 +505,9 @@ std::string BlockRunner::describe_waits(const std::vector<unsigned>& ids) const 
         desc = "are runnable";
         break;
       case State::cluster:
-        desc = "wait at cluster.sync() at " + format_location(t.loc);
+        desc = std::string(t.arg ? "wait at the cluster's barrier_wait() at "
+                                 : "wait at cluster.sync() at ") +
+               format_location(t.loc);
         break;
       case State::dependency:
         desc = "wait at cudaGridDependencySynchronize() at " + format_location(t.loc);

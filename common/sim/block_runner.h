@@ -67,6 +67,8 @@ class BlockRunner {
   void join_cluster(Cluster* cluster, unsigned rank);
   ClusterShape cluster_shape() const;
   void cluster_barrier(const std::source_location& loc);
+  void cluster_arrive(const std::source_location& loc);
+  void cluster_wait(const std::source_location& loc);
   void* map_shared_rank(const void* addr, int rank, bool record, const std::source_location& loc);
   unsigned query_shared_rank(const void* addr, const std::source_location& loc);
   void grid_dependency_sync(const std::source_location& loc);
@@ -74,11 +76,14 @@ class BlockRunner {
   bool has_ready() const { return !ready_.empty(); }
   bool exited() const { return live_ == 0; }
   unsigned threads() const { return n_; }
-  void release_cluster_waiters();
+  void release_cluster_waiters(const std::source_location& loc);  // a cluster.sync() completed
   void release_dependency_waiters();
   bool waits_for_dependency() const;
   // Threads at cluster.sync(), grouped by call site ("k.cuh:12" -> ids), and the exited ones.
-  std::vector<std::pair<std::string, std::vector<unsigned>>> cluster_sites() const;
+  // `syncs`: only those at cluster.sync() (not at the barrier_wait() of a split barrier).
+  std::vector<std::pair<std::string, std::vector<unsigned>>> cluster_sites(
+      bool syncs = false) const;
+  bool waits_split() const;  // a thread waits at the barrier_wait() of a split cluster barrier
   std::vector<unsigned> exited_threads() const;
   std::string describe_stuck() const;  // "threads 0-31 wait at ..., threads 32-63 exited"
   std::optional<unsigned> first_waiting_thread() const;
@@ -139,6 +144,8 @@ class BlockRunner {
     std::source_location loc;
     const MBarrier* wait_bar = nullptr;  // State::mbarrier: the barrier and the phase awaited
     std::uint64_t wait_phase = 0;
+    bool cluster_arrived = false;     // arrived at the cluster barrier, not yet waited
+    std::uint64_t cluster_phase = 0;  // the cluster barrier's phase it arrived at
   };
 
   void thread_main(unsigned id);
@@ -153,6 +160,8 @@ class BlockRunner {
   std::exception_ptr deadlock_report() const;
   std::string describe_waits(const std::vector<unsigned>& ids) const;
   void complete_warp_reduction(unsigned warp, unsigned mask, WarpOp op);
+  void arrive_at_cluster_barrier(const std::source_location& loc, bool sync);
+  std::uint64_t cluster_phase() const;
   MBarrier& checked_barrier(MBarrier* bar, const std::string& where);
   void complete_phase(MBarrier* bar);
   void note_waited(unsigned thread, const MBarrier* bar, std::uint64_t token);
@@ -191,6 +200,9 @@ class BlockRunner {
   Cluster* cluster_ = nullptr;          // the cluster this runner's blocks belong to, if any
   unsigned rank_ = 0;                   // and their rank in it
   unsigned far_waiting_ = 0;  // threads at cluster.sync() or cudaGridDependencySynchronize()
+  // Without a cluster (a cluster of one block): arrivals at its barrier, and its completed phases.
+  unsigned solo_arrived_ = 0;
+  std::uint64_t solo_phase_ = 1;
   std::vector<AsyncCopy> copies_;
   std::vector<LandedCopy> landed_;
   std::optional<TlsRanges> tls_;  // this host thread's thread-local storage, once asked for

@@ -90,7 +90,9 @@ Cluster::Outcome Cluster::run(uint3 first, bool dependency_pending) {
   aborting_ = false;
   error_ = nullptr;
   arrived_ = 0;
+  has_site_ = false;
   mixed_ = false;
+  restart_ = false;
   epoch_ = 1;
   uses_.clear();
   shadow_.clear();
@@ -125,6 +127,13 @@ void Cluster::abandon() {
 
 std::exception_ptr Cluster::park(unsigned rank) {
   pass_turn(rank);
+  ranks_[rank]->turn.acquire();
+  return aborting_ ? error_ : nullptr;
+}
+
+std::exception_ptr Cluster::restart(unsigned rank) {
+  restart_ = false;
+  pass_turn(size() - 1);  // rank 0 first
   ranks_[rank]->turn.acquire();
   return aborting_ ? error_ : nullptr;
 }
@@ -197,7 +206,10 @@ std::exception_ptr Cluster::deadlock_report() {
   if (!reporter) reporter = std::make_pair(0u, 0u);
   std::string what;
   if (sites.size() == 1 && stuck_elsewhere == 0 && !exited.empty()) {
-    what = "cluster.sync() at " + sites.begin()->first + " is not reached by " + exited +
+    bool split = false;
+    for (unsigned r = 0; r < size(); ++r) split = split || runner(r).waits_split();
+    what = (split ? "the cluster barrier (barrier_wait()) at " : "cluster.sync() at ") +
+           sites.begin()->first + " is not reached by " + exited +
            ", which exited (every thread of every block of the cluster must arrive)";
   } else {
     what = "deadlock in the cluster of " + block_name(0) + " to " + block_name(size() - 1) + ":";
@@ -207,12 +219,17 @@ std::exception_ptr Cluster::deadlock_report() {
   return runner(reporter->first).error_of(reporter->second, what);
 }
 
-std::optional<std::string> Cluster::arrive(unsigned rank, const std::source_location& loc) {
+std::optional<std::string> Cluster::arrive(unsigned rank, const std::source_location& loc,
+                                           bool sync) {
   (void)rank;
   if (arrived_ == 0) {
-    site_ = loc;
+    has_site_ = false;
     mixed_ = false;
-  } else if (!same_location(loc, site_)) {
+  }
+  if (sync && !has_site_) {
+    site_ = loc;
+    has_site_ = true;
+  } else if (sync && !same_location(loc, site_)) {
     mixed_ = true;
   }
   unsigned all = 0;
@@ -222,7 +239,7 @@ std::optional<std::string> Cluster::arrive(unsigned rank, const std::source_loca
   if (mixed_) {
     std::string what = "threads of the cluster wait at different cluster.sync() calls:";
     for (unsigned r = 0; r < size(); ++r)
-      for (const auto& [site, ids] : runner(r).cluster_sites())
+      for (const auto& [site, ids] : runner(r).cluster_sites(true))
         // appended piece by piece: GCC 12 misreports `" " + string` here (-Wrestrict, bug 105329)
         what.append(" ")
             .append(block_name(r))
@@ -236,7 +253,8 @@ std::optional<std::string> Cluster::arrive(unsigned rank, const std::source_loca
   }
   ++epoch_;
   uses_.clear();  // every use so far is ordered before every block's exit from here on
-  for (unsigned r = 0; r < size(); ++r) runner(r).release_cluster_waiters();
+  for (unsigned r = 0; r < size(); ++r) runner(r).release_cluster_waiters(has_site_ ? site_ : loc);
+  restart_ = true;
   return std::nullopt;
 }
 
@@ -309,158 +327,6 @@ std::optional<std::string> Cluster::check_shared(unsigned rank, unsigned thread,
   c.write = Access{rank, thread, loc};
   c.reads.clear();
   return std::nullopt;
-}
-
-// ---------------------------------------------------------------------------------------------
-// BlockRunner: what a kernel asks of its cluster
-// ---------------------------------------------------------------------------------------------
-
-void BlockRunner::join_cluster(Cluster* cluster, unsigned rank) {
-  cluster_ = cluster;
-  rank_ = rank;
-}
-
-ClusterShape BlockRunner::cluster_shape() const {
-  return ClusterShape{cluster_ ? cluster_->size() : 1u, rank_};
-}
-
-void BlockRunner::cluster_barrier(const std::source_location& loc) {
-  if (!running_) return;
-  Thread& t = threads_[current_];
-  t.state = State::cluster;
-  t.loc = loc;
-  ++far_waiting_;
-  if (cluster_ != nullptr) {
-    if (auto mixed = cluster_->arrive(rank_, loc)) fail(*mixed);
-  } else if (far_waiting_ == n_) {  // a cluster of one block: its own threads complete it
-    const auto sites = cluster_sites();
-    if (sites.size() > 1) {
-      std::string what = "threads of the block wait at different cluster.sync() calls:";
-      for (const auto& [site, ids] : sites)
-        what += " threads " + format_ranges(ids) + " at " + site + ",";
-      what.pop_back();
-      fail(what);
-    }
-    release_cluster_waiters();
-  }
-  yield();
-}
-
-void BlockRunner::release_cluster_waiters() {
-  for (unsigned id = 0; id < n_; ++id) {
-    if (threads_[id].state != State::cluster) continue;
-    threads_[id].state = State::ready;
-    ready_.push_back(id);
-    --far_waiting_;
-  }
-  if (race_) race_->block_barrier();  // a cluster barrier is a barrier of the block too
-}
-
-void BlockRunner::grid_dependency_sync(const std::source_location& loc) {
-  if (!running_ || cluster_ == nullptr || !cluster_->dependency_pending()) return;
-  Thread& t = threads_[current_];
-  t.state = State::dependency;
-  t.loc = loc;
-  ++far_waiting_;
-  yield();
-}
-
-void BlockRunner::release_dependency_waiters() {
-  for (unsigned id = 0; id < n_; ++id) {
-    if (threads_[id].state != State::dependency) continue;
-    threads_[id].state = State::ready;
-    ready_.push_back(id);
-    --far_waiting_;
-  }
-}
-
-bool BlockRunner::waits_for_dependency() const {
-  return std::any_of(threads_.begin(), threads_.end(),
-                     [](const Thread& t) { return t.state == State::dependency; });
-}
-
-std::vector<std::pair<std::string, std::vector<unsigned>>> BlockRunner::cluster_sites() const {
-  std::map<std::string, std::vector<unsigned>> sites;
-  for (unsigned id = 0; id < n_; ++id)
-    if (threads_[id].state == State::cluster)
-      sites[format_location(threads_[id].loc)].push_back(id);
-  return {sites.begin(), sites.end()};
-}
-
-std::vector<unsigned> BlockRunner::exited_threads() const {
-  std::vector<unsigned> ids;
-  for (unsigned id = 0; id < n_; ++id)
-    if (threads_[id].state == State::exited) ids.push_back(id);
-  return ids;
-}
-
-std::string BlockRunner::describe_stuck() const {
-  std::vector<unsigned> all(n_);
-  for (unsigned id = 0; id < n_; ++id) all[id] = id;
-  return describe_waits(all);
-}
-
-std::optional<unsigned> BlockRunner::first_waiting_thread() const {
-  for (unsigned id = 0; id < n_; ++id)
-    if (threads_[id].state != State::exited && threads_[id].state != State::ready) return id;
-  return std::nullopt;
-}
-
-bool BlockRunner::in_dynamic_shared(const void* p, std::size_t bytes) const {
-  const auto* a = static_cast<const unsigned char*>(p);
-  return a >= smem_ && a + bytes <= smem_ + config_.dynamic_smem_bytes;
-}
-
-const TlsRanges& BlockRunner::tls_ranges() {
-  if (!tls_) tls_ = current_tls_ranges();
-  return *tls_;
-}
-
-bool BlockRunner::in_static_shared(const void* p, std::size_t bytes) {
-  return find_tls(tls_ranges(), p, bytes) != nullptr;
-}
-
-void* BlockRunner::map_shared_rank(const void* addr, int rank, bool record,
-                                   const std::source_location& loc) {
-  const unsigned k = cluster_ ? cluster_->size() : 1;
-  const std::string where = "map_shared_rank at " + format_location(loc);
-  if (rank < 0 || static_cast<unsigned>(rank) >= k)
-    fail(where + ": rank " + std::to_string(rank) + " is not in the cluster of " +
-         std::to_string(k) + (k == 1 ? " block (rank 0)" : " blocks (ranks 0 to ") +
-         (k == 1 ? "" : std::to_string(k - 1) + ")"));
-  const auto target = static_cast<unsigned>(rank);
-  const auto* a = static_cast<const unsigned char*>(addr);
-  // One past the end is a valid address too (a view's end), hence the size 0.
-  const bool dynamic = a >= smem_ && a <= smem_ + config_.dynamic_smem_bytes;
-  const TlsBlock* own_tls = dynamic ? nullptr : find_tls(tls_ranges(), a, 0);
-  if (!dynamic && own_tls == nullptr)
-    fail(where + ": the address is not in this block's shared memory");
-  if (target == rank_ || !running_) return const_cast<void*>(addr);
-  if (cluster_->exited(target))
-    fail(where + ": " + cluster_->block_name(target) + " (rank " + std::to_string(target) +
-         ") of the cluster has exited, and its shared memory with it (a block must not end while "
-         "another block may read its shared memory: cluster.sync() before it ends)");
-  if (record) cluster_->note_remote_use(target, rank_, current_, loc);
-  BlockRunner& other = cluster_->runner(target);
-  if (dynamic) return const_cast<unsigned char*>(other.smem_ + (a - smem_));
-  for (const TlsBlock& b : cluster_->tls(target))
-    if (b.module == own_tls->module)
-      return const_cast<unsigned char*>(b.begin + (a - own_tls->begin));
-  fail(where + ": the other block's copy of this __shared__ variable was not found");
-}
-
-unsigned BlockRunner::query_shared_rank(const void* addr, const std::source_location& loc) {
-  const auto* a = static_cast<const unsigned char*>(addr);
-  const unsigned k = cluster_ ? cluster_->size() : 1;
-  for (unsigned r = 0; r < k; ++r) {
-    if (cluster_ == nullptr || r == rank_) {
-      if (in_dynamic_shared(a, 1) || in_static_shared(a, 1)) return r;
-      continue;
-    }
-    if (cluster_->runner(r).in_dynamic_shared(a, 1) || find_tls(cluster_->tls(r), a, 1)) return r;
-  }
-  fail("query_shared_rank at " + format_location(loc) +
-       ": the address is in no block's shared memory of this cluster");
 }
 
 }  // namespace rl::sim::detail

@@ -4,8 +4,9 @@
 // static __shared__ storage, which is thread_local) and one block runs at a time: the block that
 // has the cluster's turn runs its threads until none can go on (they wait at cluster.sync(), at
 // cudaGridDependencySynchronize(), or have exited), then passes the turn to the next block, in
-// rank order, that can go on. The schedule is therefore the same on every run, and a cluster in
-// which no block can go on is a reported deadlock, never a hang.
+// rank order, that can go on; when a cluster.sync() completes, the turn starts again at rank 0.
+// The schedule is therefore the same on every run, and a cluster in which no block can go on is a
+// reported deadlock, never a hang.
 //
 // A Cluster is used by one host thread (its controller, a worker of the grid or the programmatic
 // dependent launch) that waits while the cluster's blocks run.
@@ -57,9 +58,15 @@ class Cluster {
   // Passes the turn on and waits for it again; returns the cluster's error when the cluster is
   // being torn down (the block must end), else null.
   std::exception_ptr park(unsigned rank);
+  // After a cluster.sync() completed, the holder gives the turn to the lowest rank that can go on
+  // (maybe itself) and waits for it again; as park().
+  bool restart_pending() const { return restart_; }
+  std::exception_ptr restart(unsigned rank);
   // A thread of block `rank` arrives at cluster.sync(); returns the report when the barrier
   // completed with threads at different call sites.
-  std::optional<std::string> arrive(unsigned rank, const std::source_location& loc);
+  std::optional<std::string> arrive(unsigned rank, const std::source_location& loc, bool sync);
+  // Cluster barriers completed so far, plus one.
+  std::uint64_t phase() const { return epoch_; }
   BlockRunner& runner(unsigned rank) { return *ranks_[rank]->runner; }
   bool exited(unsigned rank) const { return ranks_[rank]->exited; }
   const TlsRanges& tls(unsigned rank) const { return ranks_[rank]->tls; }
@@ -123,8 +130,10 @@ class Cluster {
   std::exception_ptr error_;
   // cluster.sync(): arrivals so far, the first one's call site, whether others differ
   unsigned arrived_ = 0;
-  std::source_location site_;
+  std::source_location site_;  // of the first cluster.sync() among them
+  bool has_site_ = false;
   bool mixed_ = false;
+  bool restart_ = false;
   std::uint64_t epoch_ = 1;      // completed cluster barriers, plus one
   std::vector<RemoteUse> uses_;  // since the last cluster.sync()
   std::unordered_map<std::uintptr_t, SharedCell> shadow_;

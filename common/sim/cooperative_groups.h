@@ -119,6 +119,20 @@ class cluster_group {
   static void sync(std::source_location loc = std::source_location::current()) {
     rl::sim::detail::cluster_barrier(loc);
   }
+  // The cluster barrier in two halves: barrier_arrive() arrives and goes on; barrier_wait() waits
+  // until every thread of the cluster has arrived. A thread must wait before it arrives again.
+  struct arrival_token {};
+  static arrival_token barrier_arrive(std::source_location loc = std::source_location::current()) {
+    rl::sim::detail::cluster_arrive(loc);
+    return arrival_token{};
+  }
+  static void barrier_wait(std::source_location loc = std::source_location::current()) {
+    rl::sim::detail::cluster_wait(loc);
+  }
+  static void barrier_wait(arrival_token&&,
+                           std::source_location loc = std::source_location::current()) {
+    rl::sim::detail::cluster_wait(loc);
+  }
   static unsigned block_rank() { return rl::sim::detail::cluster_shape().rank; }
   static unsigned num_blocks() { return rl::sim::detail::cluster_shape().blocks; }
   static unsigned size() { return num_threads(); }

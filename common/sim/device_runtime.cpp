@@ -94,6 +94,14 @@ void cluster_barrier(const std::source_location& loc) {
   runner_for("cluster.sync()").cluster_barrier(loc);
 }
 
+void cluster_arrive(const std::source_location& loc) {
+  runner_for("cluster barrier_arrive()").cluster_arrive(loc);
+}
+
+void cluster_wait(const std::source_location& loc) {
+  runner_for("cluster barrier_wait()").cluster_wait(loc);
+}
+
 void* map_shared_rank(const void* addr, int rank, bool record, const std::source_location& loc) {
   return runner_for("map_shared_rank").map_shared_rank(addr, rank, record, loc);
 }

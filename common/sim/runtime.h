@@ -32,8 +32,9 @@ bool stop_on_kernel_fault(const void* address, FaultReport report) noexcept;
 
 // What a trace recorder hears of synchronisation (common/device/traced.h records it as barrier
 // events): called on the host thread that runs the block, once every thread of the block has passed
-// a __syncthreads (warp_mask 0), or once the lanes in warp_mask of warp `warp` have passed a
-// __syncwarp. `block` is the linear block index, `line` the line of the call.
+// a __syncthreads or a cluster.sync() (warp_mask 0; for a cluster.sync(), once per block of the
+// cluster, on the host thread of the block whose thread completed it), or once the lanes in
+// warp_mask of warp `warp` have passed a __syncwarp. `block` is the linear block index, `line` the line of the call.
 struct SyncEvent {
   unsigned block = 0;
   unsigned warp = 0;
@@ -88,6 +89,10 @@ struct ClusterShape {
 ClusterShape cluster_shape();
 // cluster.sync(): blocks until every thread of every block of the cluster arrives.
 void cluster_barrier(const std::source_location& loc);
+// The same in two halves: barrier_arrive() arrives and goes on; barrier_wait() blocks until every
+// thread of the cluster has arrived.
+void cluster_arrive(const std::source_location& loc);
+void cluster_wait(const std::source_location& loc);
 // map_shared_rank(addr, rank): the address in block `rank` of the cluster that corresponds to
 // `addr` in the calling block's shared memory (dynamic or static). `record` says that the caller
 // will access it (checked against the target block's exit); false for a view's base.

@@ -2,7 +2,7 @@
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
 #   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl bugs
-#                            hopper profile timeline latency
+#                            hopper hopper-api profile timeline latency
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -107,6 +107,28 @@ for step in "${steps[@]}"; do
         note "ladder at N = $n"
         $build/bin/reducelab ladder --n $n --json "$out/ladder-$(echo $n | tr -d '^').json" || status=1
       done
+      ;;
+    hopper-api)
+      # The simulator's Hopper features, checked on the GPU through rl::launch_ex (after `build`;
+      # TARGETS=hopper_gpu_tests is enough; lesson 20 itself is the `hopper` step): clusters with
+      # distributed shared memory (2 to 16 blocks, 16 non-portable),
+      # programmatic dependent launch, bulk copies of 16 B to 64 KiB, cg::reduce and __reduce_*_sync,
+      # against the references the simulator's tests use; then the same under compute-sanitizer;
+      # then what cuda::memcpy_async(dst, src, cuda::aligned_size_t<16>(n), bar) is on sm_90: the
+      # SASS of the bulk_load kernels, whose bulk-copy (UBLKCP) and mbarrier (SYNCS) instructions are
+      # counted (none would mean libcu++ fell back to an ordinary copy). SASS in $out/hopper.sass.
+      note "Hopper features on the GPU: hopper_gpu_tests"
+      $build/tests/hopper_gpu_tests 2>&1 | tail -4
+      [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+      for tool in memcheck racecheck synccheck; do
+        cell=$(sanitized $tool 900 $build/tests/hopper_gpu_tests) || { status=1; tail -20 "$out/san.tmp"; }
+        printf 'hopper_gpu_tests %-10s %s\n' "$tool" "$cell"
+      done
+      note "SASS of bulk_load on sm_90: UBLKCP (cp.async.bulk) and SYNCS (mbarrier) instructions"
+      "$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)" -sass $build/tests/hopper_gpu_tests \
+        >"$out/hopper.sass" 2>&1 || status=1
+      awk '/Function :/ { keep = ($0 ~ /bulk_load/) } keep' "$out/hopper.sass" \
+        | grep -oE "(UBLKCP|SYNCS)[.A-Z0-9_]*" | sort | uniq -c
       ;;
     traces)
       note "traces of every lesson on the GPU (n = 64, block 32), packed into traces.tgz"

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/cuda_compat.h"
+#include "tests/hopper/hopper_kernels.cuh"
 #include "tests/sim/schedules.h"
 
 #ifndef RL_SIM_BUILD_TYPE
@@ -69,6 +70,42 @@ TEST_CASE("lesson-03 reduction of 2^20 floats runs in under 2 s on one host thre
       std::strcmp(RL_SIM_BUILD_TYPE, "Debug") != 0 && std::strcmp(RL_SIM_BUILD_TYPE, "") != 0;
   if (optimised)
     CHECK(seconds < 2.0);
+  else
+    WARN("time limit not asserted in build type '" << RL_SIM_BUILD_TYPE << "'");
+}
+
+TEST_CASE(
+    "a cluster reduction of 2^20 integers in 8-block clusters runs in under 4 s on one host "
+    "thread",
+    "[perf]") {
+  constexpr unsigned long long n = 1ull << 20;
+  constexpr unsigned block = 256, cluster = 8;
+  std::vector<std::int64_t> in(n);
+  std::mt19937 rng(4);
+  std::int64_t expected = 0;
+  for (auto& x : in) expected += x = static_cast<std::int64_t>(rng() % 1000);
+  std::vector<std::int64_t> sums(n / (block * cluster), 0);
+
+  simtest::ScopedOptions scoped(simtest::make_options(rl::sim::Schedule::lane_order, 1, 1));
+  const auto start = std::chrono::steady_clock::now();
+  rl::sim::LaunchAttributes clusters;
+  clusters.cluster_x = cluster;
+  rl::sim::launch_ex("cluster_sum", hopper_test::cluster_sum, dim3(n / block), dim3(block),
+                     block * sizeof(std::int64_t), clusters, in.data(), sums.data(), n);
+  rl::sim::synchronize();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::int64_t total = 0;
+  for (std::int64_t s : sums) total += s;
+  std::printf(
+      "[perf] sim: cluster_sum 2^20 integers (512 clusters of 8 blocks of 256), 1 host thread, "
+      "build '%s': %.3f s\n",
+      RL_SIM_BUILD_TYPE, seconds);
+  CHECK(total == expected);
+  const bool optimised =
+      std::strcmp(RL_SIM_BUILD_TYPE, "Debug") != 0 && std::strcmp(RL_SIM_BUILD_TYPE, "") != 0;
+  if (optimised)
+    CHECK(seconds < 4.0);
   else
     WARN("time limit not asserted in build type '" << RL_SIM_BUILD_TYPE << "'");
 }
