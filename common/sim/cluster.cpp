@@ -74,7 +74,13 @@ void Cluster::rank_main(unsigned r) {
       continue;
     }
     me.status = Status::started;
-    finished(r, runner->run(block_of(r)));
+    std::exception_ptr e;
+    try {
+      e = runner->run(block_of(r));
+    } catch (...) {  // not a kernel's failure: no stack for a fiber, say
+      e = std::current_exception();
+    }
+    finished(r, std::move(e));
   }
   me.runner = nullptr;
 }

@@ -142,8 +142,16 @@ void run_grid(const LaunchConfig& config, std::uint64_t first_unit) {
   unsigned workers = config.options.host_threads;
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
   workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, units - first_unit));
-  // each cluster has a host thread per block (only one of which runs at a time)
-  if (k > 1) workers = std::min(workers, std::max(1u, 256u / k));
+  // Each cluster has a host thread per block (only one of which runs at a time), and all its
+  // blocks' threads are fibers alive at once, each stack two memory mappings: at most 16384 of
+  // them (Linux allows a process 65530 mappings by default).
+  if (k > 1) {
+    const std::uint64_t fibers =
+        std::uint64_t{k} * config.block.x * config.block.y * config.block.z;
+    workers = std::min(workers, std::max(1u, 256u / k));
+    workers = static_cast<unsigned>(
+        std::min<std::uint64_t>(workers, std::max<std::uint64_t>(1, 16384 / fibers)));
+  }
 
   GridState state;
   state.next.store(first_unit);

@@ -187,6 +187,23 @@ TEST_CASE("a cluster reduction through distributed shared memory matches the ref
   }
 }
 
+TEST_CASE("the largest clusters (16 blocks of 1024 threads) run, however many host threads",
+          "[cluster]") {
+  // 16384 threads alive at once per cluster: the simulator runs no more such clusters at once than
+  // the process's memory mappings allow (each fiber stack is two)
+  constexpr unsigned block = 1024, cluster = 16, clusters = 3;
+  const unsigned long long n = std::uint64_t{block} * cluster * clusters - 5;
+  std::vector<std::int64_t> in(n);
+  for (unsigned long long i = 0; i < n; ++i) in[i] = static_cast<std::int64_t>(i % 1000);
+  const std::vector<std::int64_t> expected = cluster_sums(in, n, block, cluster);
+  simtest::ScopedOptions scoped(simtest::make_options(rl::sim::Schedule::lane_order, 1, 4));
+  std::vector<std::int64_t> out(clusters, -1);
+  rl::sim::launch_ex("cluster_sum", cluster_sum, dim3(clusters * cluster), dim3(block),
+                     block * sizeof(std::int64_t), cluster_of(cluster), in.data(), out.data(), n);
+  rl::sim::synchronize();
+  CHECK(out == expected);
+}
+
 TEST_CASE("each block of a cluster has its own static __shared__ array", "[cluster]") {
   const unsigned cluster = GENERATE(2u, 4u);
   constexpr unsigned block = 64, grid = 8;
