@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -48,6 +50,19 @@ void launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
 #endif
 }
 
+#if defined(__CUDACC__)
+// A kernel's static shared memory, asked once per kernel (a launch must not pay for it each time).
+inline std::size_t static_shared_bytes(const void* kernel, const char* name) {
+  static std::mutex mutex;
+  static std::map<const void*, std::size_t> known;
+  const std::lock_guard lock(mutex);
+  if (const auto it = known.find(kernel); it != known.end()) return it->second;
+  cudaFuncAttributes attributes{};
+  check_cuda(cudaFuncGetAttributes(&attributes, kernel), name);
+  return known[kernel] = attributes.sharedSizeBytes;
+}
+#endif
+
 // CUDA's launch attributes that the lessons use, for launch_ex.
 #if defined(__CUDACC__)
 struct LaunchAttributes {
@@ -85,7 +100,10 @@ void launch_ex(const char* name, void (*kernel)(Params...), dim3 grid, dim3 bloc
   if (attrs.cluster_x > 8)
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
                name);
-  if (smem_bytes > 48 * 1024)
+  // The 48 KiB counts the kernel's static shared memory too: 48 KiB dynamic beside a static
+  // barrier already needs the opt-in.
+  if (smem_bytes > 0 &&
+      static_shared_bytes(reinterpret_cast<const void*>(kernel), name) + smem_bytes > 48 * 1024)
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(smem_bytes)),
                name);
