@@ -23,6 +23,7 @@ module under tests/docs/tables/ (its docstring has the details):
     table=rows|columns [op=sum] [type=float32] [shapes=4096x4096,...]     lessons 14 and 15
     table=axes [op=sum] [type=float32]                                lesson 16
     table=scaling [gpus=1,2,4,8]                                      lesson 17
+    table=latency [lessons=07,19] [variants=-,1x4B]      lesson 19's bytes in flight, a file a size
     value=time|gbps|pct|xcub|min|max|calls|tolerance n=2^28 lesson=11[/variant]   one run's figure
     value=ratio n=2^28 lesson=06 over=01          lesson 01's median / lesson 06's ("x lesson 01")
     value=time|gbps|pct|calls n=2^20 lesson=ceiling|cub   the streaming read's or CUB's, same run

@@ -91,6 +91,22 @@ SCALING = {"schema": "reducelab.results", "version": 1, "created_utc": "2026-02-
            "device": H200, "gpus": ["NVIDIA H200", "NVIDIA H200"], "baselines": [], "runs": [
                nccl(1, 1 << 30, 1.0, [0.99], 0.007), nccl(2, 1 << 31, 1.0, [0.98, 0.99], 0.016)]}
 
+def rung(lesson, slug, variant, loads, width, registers, blocks, gbps_, ceiling, need):
+    flight = loads * width * 2048
+    return {"lesson": lesson, "slug": slug, "variant": variant, "loads_in_flight": loads,
+            "load_bytes": width, "registers": registers, "blocks_per_sm": blocks,
+            "bytes_in_flight_per_sm": float(flight), "pct_of_needed": 100.0 * flight / need,
+            "gbps": gbps_, "pct_of_ceiling": 100.0 * gbps_ / ceiling}
+
+
+# Little's need 8000 bytes an SM; ceiling 3000 GB/s
+LATENCY = {"schema": "reducelab.results", "version": 1, "created_utc": "2026-01-02T03:04:05Z",
+           "backend": "gpu", "device": H100, "baselines": [baseline(1 << 26, 0.09, 256, 0.1)],
+           "runs": [], "latency": {
+               "littles_law": {"bytes_in_flight_needed_per_sm": 8000.0},
+               "rungs": [rung(7, "multiple", "", 2, 4, 16, 8, 2640.0, 3000.0, 8000.0),
+                         rung(19, "latency", "1x4B", 1, 4, 0, 8, 2160.0, 3000.0, 8000.0)]}}
+
 H100_LINE = ("Measured on the course's device, an NVIDIA H100 80GB HBM3, on 2026-01-02 (03:04 UTC). "
              "Data: [bench.json](r/bench.json).")
 
@@ -105,7 +121,7 @@ class Tables(unittest.TestCase):
                               {"shape": [4096, 4096], "op": "sum", "dtype": "float32",
                                "plan": "naive", "deterministic": False,
                                "time": cuda_time(0.08), "gbps": 838.9}]),
-                          "axes": AXES, "scaling": SCALING,
+                          "axes": AXES, "scaling": SCALING, "latency": LATENCY,
                           "bench20": dict(BENCH, runs=[r for r in BENCH["runs"] if r["n"] == N20],
                                           baselines=BENCH["baselines"][:1]),
                           "bench24": dict(BENCH, runs=[r for r in BENCH["runs"] if r["n"] == N24],
@@ -292,6 +308,23 @@ class Tables(unittest.TestCase):
             "| 1 | 2^30 | 1.0000 | 0.9900 | 0.0070 | 4295.0 | 1.000 |",
             "| 2 | 2^30 | 1.0000 | 0.9900 | 0.0160 | 8589.9 | 1.000 |",
             "| 4 | not run | not run | not run | not run | not run | not run |"])
+
+    def test_latency(self):
+        head = ["Measured on the course's device, an NVIDIA H100 80GB HBM3, on 2026-01-02 "
+                "(03:04 UTC). Data: [latency.json](r/latency.json).", "",
+                "| N | kernel | loads a thread (source) | bytes a load | registers | blocks/SM "
+                "| in flight/SM | need/SM | % of need | GB/s | % of ceiling |",
+                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        self.assertEqual(self.render("r/latency.json", table="latency"), head + [
+            "| 2^26 | 07 multiple | 2 | 4 | 16 | 8 | 16 KiB | 7.812 KiB | 205 | 2640 | 88.0 |",
+            "| 2^26 | 19 latency / 1x4B | 1 | 4 | - | 8 | 8 KiB | 7.812 KiB | 102 | 2160 | 72.0 |"])
+        self.assertEqual(self.render("r/latency.json", table="latency", variants="1x4B")[-1],
+                         "| 2^26 | 19 latency / 1x4B | 1 | 4 | - | 8 | 8 KiB | 7.812 KiB | 102 "
+                         "| 2160 | 72.0 |")
+        with self.assertRaisesRegex(SpanError, "no rung matches lessons=11"):
+            self.render("r/latency.json", table="latency", lessons="11")
+        with self.assertRaisesRegex(SpanError, "no latency record"):
+            self.render("r/bench24.json", table="latency")
 
     def test_bad_spans(self):
         with self.assertRaisesRegex(SpanError, "table=pie: one of"):

@@ -1,7 +1,8 @@
 """Markdown generated from committed results JSON: one module per table kind (table=KIND), and
 inline values (value=KIND): the ladder's results (bench), and the profile's counters and the
 timeline's figures (value=profile, value=timeline). results_blocks.py calls render()."""
-from . import across, axes, bench, ladder, lesson, matrix, ops, profile, scaling, timeline, times
+from . import (across, axes, bench, ladder, latency, lesson, matrix, ops, profile, scaling,
+               timeline, times)
 from .common import SpanError
 
 KINDS = {
@@ -14,6 +15,7 @@ KINDS = {
     "columns": matrix.render,
     "axes": axes.render,
     "scaling": scaling.render,
+    "latency": latency.render,
     "profile": profile.render,
     "timeline": timeline.render,
 }
