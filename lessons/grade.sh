@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
     --self-check) self_check=1; shift ;;
     --skip-solutions) skip_solutions=1; shift ;;
     -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    [0-9][0-9]) [ -d "$(echo lessons/"$1"_*/)" ] || die "there is no lesson $1 (lessons are 01 to 19)"; lessons+=("$1"); shift ;;
+    [0-9][0-9]) [ -d "$(echo lessons/"$1"_*/)" ] || die "there is no lesson $1 (lessons are 01 to 20)"; lessons+=("$1"); shift ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
