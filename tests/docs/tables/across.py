@@ -31,17 +31,8 @@ def render(root, md, files, opts):
     over = common.kernel_key(opts["over"]) if figure == "ratio" and opts.get("over") else None
     if figure == "ratio" and not over:
         raise SpanError("figure=ratio needs over=LESSON (the kernel whose median it divides)")
-    labels = opts["labels"].split("|") if opts.get("labels") else None
-    if labels and len(labels) != len(keys):
-        raise SpanError(f"labels= names {len(labels)} rows, kernels= {len(keys)}")
     ns = common.sizes(opts)
-    if not labels:
-        labels = []
-        for lesson, variant in keys:
-            hit = next((b.find(n, lesson, variant) for n in ns if b.find(n, lesson, variant)), None)
-            if not hit:
-                raise SpanError(f"no run of lesson {lesson} {variant} at any size asked for")
-            labels.append(common.lesson_text(lesson) + " " + bench.name_of(hit[0]))
+    labels = bench.labels_for(b, opts, keys, ns, "rows")
 
     def over_ms(n):
         if not over:

@@ -51,6 +51,24 @@ def name_of(run):
     return run["slug"] + (" / " + v if v else "")
 
 
+
+def labels_for(b, opts, keys, ns, unit):
+    """The names of the kernels `keys` in a table over sizes `ns`: labels="a|b|c" as given (one per
+    kernel, `unit` saying what they name in the error), else each kernel's lesson and name from its
+    first run at one of the sizes."""
+    labels = opts["labels"].split("|") if opts.get("labels") else None
+    if labels and len(labels) != len(keys):
+        raise SpanError(f"labels= names {len(labels)} {unit}, kernels= {len(keys)}")
+    if labels:
+        return labels
+    labels = []
+    for lesson, variant in keys:
+        hit = next((b.find(n, lesson, variant) for n in ns if b.find(n, lesson, variant)), None)
+        if not hit:
+            raise SpanError(f"no run of lesson {lesson} {variant} at any size asked for")
+        labels.append(common.lesson_text(lesson) + " " + name_of(hit[0]))
+    return labels
+
 def ceiling_of(b):
     return b.get("stream_read_gbps") if b and b.get("stream_read") else None
 

@@ -11,17 +11,8 @@ def render(root, md, files, opts):
     keys = [common.kernel_key(k) for k in common.words(opts, "kernels", [])]
     if not keys:
         raise SpanError("table=times needs kernels= (08, 10/host_finish, ...)")
-    labels = opts["labels"].split("|") if opts.get("labels") else None
-    if labels and len(labels) != len(keys):
-        raise SpanError(f"labels= names {len(labels)} columns, kernels= {len(keys)}")
     ns = common.sizes(opts)
-    if not labels:
-        labels = []
-        for lesson, variant in keys:
-            hit = next((b.find(n, lesson, variant) for n in ns if b.find(n, lesson, variant)), None)
-            if not hit:
-                raise SpanError(f"no run of lesson {lesson} {variant} at any size asked for")
-            labels.append(common.lesson_text(lesson) + " " + bench.name_of(hit[0]))
+    labels = bench.labels_for(b, opts, keys, ns, "columns")
     rows = []
     for n in ns:
         hits = [b.find(n, *k) for k in keys]
