@@ -45,7 +45,7 @@ std::uint64_t summation_depth(std::uint64_t n_leaves, std::uint64_t per_thread);
 // magic constant: a result outside it cannot come from adding each input once in any order. The
 // converse does not hold: the bound grows with N and the depth (at 2^28 uniform inputs it is
 // thousands against a total of a few thousand), so a lost block hides inside it. Exact data
-// (ref.exact) is what sees every lost or doubled element: see README, "What a pass proves".
+// (ref.exact) is what sees every lost or doubled element: see common/README.md, "What a pass proves".
 double tolerance(const Reference& ref, std::uint64_t depth);
 
 // True when `got` is within tolerance(ref, depth) of ref.sum (NaN never passes).

@@ -1,7 +1,7 @@
 #pragma once
 // How long a run on the simulator will take, estimated before it starts from a cost measured on
 // this machine just then, and the refusal of a run it cannot finish in reasonable time. The
-// simulator runs a few million elements a second (README, "No GPU? The simulator"), so a size that
+// simulator runs a few million elements a second (common/sim/README.md, "In the course"), so a size that
 // a GPU reduces in a millisecond can take it hours; the estimate says so in one line, before any
 // memory is taken.
 #include <cstdint>

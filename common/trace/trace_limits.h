@@ -2,7 +2,7 @@
 // How large a trace the viewer shows well, in one place for the recorder (which warns past it) and
 // the viewer (which draws past it at a coarser level of detail). At its default 1280x800 window the
 // viewer's overview gives every block of a launch its own tile of at least 3 px up to 396 blocks a
-// launch, and it keeps at least 30 fps up to 200,000 events (measured under Xvfb, README). Header
+// launch, and it keeps at least 30 fps up to 200,000 events (measured under Xvfb, viewer/README.md). Header
 // only: no dependencies.
 #include <algorithm>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Student mode says what it built, and keeps each student's logs apart (README, "For instructors"):
+# Student mode says what it built, and keeps each student's logs apart (lessons/README.md, "For instructors"):
 #   expect_class_grading.sh BUILD WORK
 # grades a class of two students on lesson 03 in the student build BUILD (alice submits the
 # solution, bob the read past shared memory), then one student with --submission, and checks that

@@ -1,7 +1,7 @@
 """Every code excerpt in the lesson READMEs is the code as it is: each ```cpp block (split at lines
 that are only `...`) is a run of consecutive lines of some source file under lessons/, common/ or
 tests/ (its indentation may be shifted as a whole), and each line a ```diff block adds or keeps
-(`+` or ` `) stands in some source file; the top README's table of a lesson's files gives each
+(`+` or ` `) stands in some source file; the course README's table of a lesson's files gives each
 file's true line count. Prints every excerpt that is not, and exits 1 if any.
     python3 tests/docs/check_readme_code.py REPO_ROOT"""
 import glob
@@ -42,13 +42,14 @@ def found(block):
 
 all_lines = {line.strip() for lines in sources.values() for line in lines}
 bad = 0
-# The top README's "Reading a lesson" table gives each file's line count: `| [name](path) | N |`.
-top = os.path.join(root, "README.md")
-for m in re.finditer(r"^\| \[[^\]]+\]\(([^)]+)\) \| (\d+) \|", open(top, encoding="utf-8").read(), re.M):
-    path = os.path.join(root, m.group(1))
+# The course's README (lessons/README.md), "Reading a lesson", gives each file's line count:
+# `| [name](path) | N |`, the path relative to that README.
+course = os.path.join(root, "lessons", "README.md")
+for m in re.finditer(r"^\| \[[^\]]+\]\(([^)]+)\) \| (\d+) \|", open(course, encoding="utf-8").read(), re.M):
+    path = os.path.join(os.path.dirname(course), m.group(1))
     have = len(open(path, encoding="utf-8").read().rstrip("\n").split("\n")) if os.path.isfile(path) else None
     if have != int(m.group(2)):
-        print(f"README.md: {m.group(1)} has {have} lines, the table says {m.group(2)}")
+        print(f"lessons/README.md: {m.group(1)} has {have} lines, the table says {m.group(2)}")
         bad += 1
 for readme in sorted(glob.glob(os.path.join(root, "lessons/*/README.md"))):
     text = open(readme, encoding="utf-8").read()

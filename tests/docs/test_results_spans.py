@@ -1,5 +1,5 @@
-"""The results check sees a hand edit: README.md and lesson 01's README, with the results files,
-are copied to a scratch folder; the check passes there; then ONE number inside one generated table
+"""The results check sees a hand edit: README.md, lesson 01's README and the results folders (with
+the README of the H100's full tables, assets/results/README.md) are copied to a scratch folder; the check passes there; then ONE number inside one generated table
 (and, separately, one inline value) is changed, and the check must fail naming that file and no
 other, and --write must give back the file exactly as it was. A span that cannot be rendered fails
 too, naming the file and line.
@@ -83,8 +83,11 @@ class HandEdits(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("every results span matches its file", r.stdout)
 
-    def test_a_number_edited_in_the_top_ladder_table(self):
-        self.edit_and_expect_failure("README.md", TABLE_SPAN, "table")
+    def test_a_number_edited_in_the_full_ladder_table(self):
+        self.edit_and_expect_failure("assets/results/README.md", TABLE_SPAN, "table")
+
+    def test_a_number_edited_in_the_front_page(self):
+        self.edit_and_expect_failure("README.md", VALUE_SPAN, "value")
 
     def test_a_number_edited_in_a_lesson_table(self):
         self.edit_and_expect_failure(LESSON, TABLE_SPAN, "table")
