@@ -1,8 +1,10 @@
+// clang-format off
 // reducelab_viewer: the ladder's throughput and the reduction trees, in one window.
-//   reducelab_viewer [--results FILE]... [--trace FILE]... [--profile FILE]... [--view
-//   throughput|bars|scaling|tables|tree]
-//                    [--device NAME] [--point LESSON[/VARIANT][@N]] [--step K] [--screenshot
-//                    FILE.png] [--size WxH] [--source-root DIR] [--measure-fps SECONDS]
+//   reducelab_viewer [--results FILE]... [--trace FILE]... [--profile FILE]...
+//                    [--view throughput|bars|scaling|tables|tree] [--device NAME]
+//                    [--point LESSON[/VARIANT][@N]] [--step K] [--screenshot FILE.png]
+//                    [--size WxH] [--source-root DIR] [--measure-fps SECONDS]
+// clang-format on
 // Bad arguments (an empty value, a size out of range, a screenshot folder that does not exist) are
 // refused before a window opens, in one line starting "error:".
 // Exit status: 0; 1 when a file named (or found in assets/) failed to load, or the screenshot could

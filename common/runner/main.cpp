@@ -1,11 +1,13 @@
-// reducelab: the whole ladder in one program. reducelab ladder   every lesson at one size, one
-//   table (the README's main job) reducelab bench    every lesson over a range of sizes, with the
-//   ceiling and CUB, into one JSON file reducelab beyond   lessons 13-16 (operators and types,
-//   rows, columns, any axes): their tables, one JSON reducelab scaling  lesson 17 over 1, 2, 4, 8
-//   GPUs (as present): local, collective, aggregate GB/s reducelab bugs     lesson 18, a side
-//   lesson: nine classic mistakes, one line each (18_common_bugs) reducelab profile  every
-//   lesson's kernels under Nsight Compute (profile.h) reducelab timeline where a call's time goes,
-//   from CUPTI's activity records (timeline.h)
+// clang-format off
+// reducelab: the whole ladder in one program.
+//   reducelab ladder   every lesson at one size, one table (the README's main job)
+//   reducelab bench    every lesson over a range of sizes, with the ceiling and CUB, into one JSON file
+//   reducelab beyond   lessons 13-16 (operators and types, rows, columns, any axes): their tables, one JSON
+//   reducelab scaling  lesson 17 over 1, 2, 4, 8 GPUs (as present): local, collective, aggregate GB/s
+//   reducelab bugs     lesson 18, a side lesson: nine classic mistakes, one line each (18_common_bugs)
+//   reducelab profile  every lesson's kernels under Nsight Compute (profile.h)
+//   reducelab timeline where a call's time goes, from CUPTI's activity records (timeline.h)
+// clang-format on
 #include <filesystem>
 #include <iostream>
 #include <string>
