@@ -79,7 +79,7 @@ void App::load(const std::string& path) {
       for (auto& t : parse_lesson_tables(text, path)) tables_.push_back(std::move(t));
     } else {
       results_.push_back(parse_results(text, path));
-      devices_ = group_by_device(results_);
+      runs_ = group_by_run(results_);
     }
   } catch (const std::exception& e) {  // TraceError, ResultsError: already one line
     error(e.what());
@@ -140,10 +140,10 @@ void App::start() {
     view_ = View::tables;
   else {
     // What was loaded decides: one-GPU results, several-GPU results, tables, traces.
-    const bool series = std::any_of(devices_.begin(), devices_.end(),
-                                    [](const DeviceResults& d) { return !d.series.empty(); });
-    const bool scaling = std::any_of(devices_.begin(), devices_.end(),
-                                     [](const DeviceResults& d) { return !d.scaling.empty(); });
+    const bool series = std::any_of(runs_.begin(), runs_.end(),
+                                    [](const RunResults& d) { return !d.series.empty(); });
+    const bool scaling = std::any_of(runs_.begin(), runs_.end(),
+                                     [](const RunResults& d) { return !d.scaling.empty(); });
     if (series)
       view_ = View::throughput;
     else if (scaling)
@@ -155,19 +155,18 @@ void App::start() {
     else
       view_ = View::throughput;
   }
-  // The device first plotted: --device, else the first with one-GPU runs (or, for the scaling
-  // view, with several-GPU runs).
-  device_ = 0;
-  for (int i = static_cast<int>(devices_.size()) - 1; i >= 0; --i) {
-    const DeviceResults& d = devices_[static_cast<std::size_t>(i)];
+  // The run first plotted: --device (a part of its label: the device, the date or the file),
+  // else the first with one-GPU runs (or, for the scaling view, with several-GPU runs).
+  run_ = 0;
+  for (int i = static_cast<int>(runs_.size()) - 1; i >= 0; --i) {
+    const RunResults& d = runs_[static_cast<std::size_t>(i)];
     const bool fits = view_ == View::scaling ? !d.scaling.empty() : !d.series.empty();
-    if (fits) device_ = i;
+    if (fits) run_ = i;
   }
   if (!options_.device.empty()) {
-    for (int i = 0; i < static_cast<int>(devices_.size()); ++i) {
-      if (devices_[static_cast<std::size_t>(i)].label().find(options_.device) !=
-          std::string::npos) {
-        device_ = i;
+    for (int i = 0; i < static_cast<int>(runs_.size()); ++i) {
+      if (runs_[static_cast<std::size_t>(i)].label().find(options_.device) != std::string::npos) {
+        run_ = i;
         break;
       }
     }
@@ -175,10 +174,10 @@ void App::start() {
   if (options_.point_lesson >= 0) {
     // --point: a throughput point, so the throughput view unless --view says otherwise.
     if (options_.view.empty()) view_ = View::throughput;
-    const bool series = device_ < static_cast<int>(devices_.size()) &&
-                        !devices_[static_cast<std::size_t>(device_)].series.empty();
+    const bool series = run_ < static_cast<int>(runs_.size()) &&
+                        !runs_[static_cast<std::size_t>(run_)].series.empty();
     const std::string why =
-        series ? throughput_.select(devices_[static_cast<std::size_t>(device_)], profiles_,
+        series ? throughput_.select(runs_[static_cast<std::size_t>(run_)], profiles_,
                                     options_.point_lesson, options_.point_variant, options_.point_n)
                : "no one-GPU results loaded";
     if (!why.empty()) error("--point " + options_.point + ": " + why);
@@ -311,29 +310,29 @@ void App::error_strip() {
   ImGui::Dummy({0, 0});
 }
 
-bool App::device_picker(bool scaling) {
+bool App::run_picker(bool scaling) {
   std::vector<int> usable;
-  for (int i = 0; i < static_cast<int>(devices_.size()); ++i) {
-    const DeviceResults& d = devices_[static_cast<std::size_t>(i)];
+  for (int i = 0; i < static_cast<int>(runs_.size()); ++i) {
+    const RunResults& d = runs_[static_cast<std::size_t>(i)];
     if (scaling ? !d.scaling.empty() : !d.series.empty()) usable.push_back(i);
   }
   if (usable.empty()) return false;
-  if (std::find(usable.begin(), usable.end(), device_) == usable.end()) device_ = usable.front();
+  if (std::find(usable.begin(), usable.end(), run_) == usable.end()) run_ = usable.front();
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Device");
+  ImGui::TextUnformatted("Run");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::min(640.f, ImGui::GetContentRegionAvail().x * 0.6f));
-  if (ImGui::BeginCombo("##device", devices_[static_cast<std::size_t>(device_)].label().c_str())) {
+  if (ImGui::BeginCombo("##run", runs_[static_cast<std::size_t>(run_)].label().c_str())) {
     for (int i : usable) {
-      if (ImGui::Selectable(devices_[static_cast<std::size_t>(i)].label().c_str(), i == device_))
-        device_ = i;
+      if (ImGui::Selectable(runs_[static_cast<std::size_t>(i)].label().c_str(), i == run_))
+        run_ = i;
     }
     ImGui::EndCombo();
   }
   if (usable.size() > 1) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1),
-                       "one device per plot: its own peak and ceiling");
+                       "one run per picture: one device, one session, its own ceiling");
   }
   return true;
 }
@@ -618,25 +617,25 @@ void App::frame(ImVec2 display, double dt) {
   ImGui::Separator();
   switch (view_) {
     case View::throughput:
-      if (device_picker(false))
-        throughput_.draw(devices_[static_cast<std::size_t>(device_)],
-                         ImGui::GetContentRegionAvail(), profiles_);
+      if (run_picker(false))
+        throughput_.draw(runs_[static_cast<std::size_t>(run_)], ImGui::GetContentRegionAvail(),
+                         profiles_);
       else
         ImGui::TextUnformatted(
             "No one-GPU results loaded. Load a results JSON (reducelab bench --json FILE) with the "
             "path box above.");
       break;
     case View::bars:
-      if (device_picker(false))
-        bars_.draw(devices_[static_cast<std::size_t>(device_)], ImGui::GetContentRegionAvail());
+      if (run_picker(false))
+        bars_.draw(runs_[static_cast<std::size_t>(run_)], ImGui::GetContentRegionAvail());
       else
         ImGui::TextUnformatted(
             "No one-GPU results loaded. Load a results JSON (reducelab ladder --json FILE) with "
             "the path box above.");
       break;
     case View::scaling:
-      if (device_picker(true))
-        scaling_.draw(devices_[static_cast<std::size_t>(device_)], ImGui::GetContentRegionAvail());
+      if (run_picker(true))
+        scaling_.draw(runs_[static_cast<std::size_t>(run_)], ImGui::GetContentRegionAvail());
       else
         ImGui::TextUnformatted(
             "No several-GPU results loaded. Lesson 17 writes them: reducelab scaling --json FILE.");

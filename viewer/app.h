@@ -1,6 +1,6 @@
 #pragma once
 // The viewer's state and its one window: a toolbar (views, path box, what is loaded), the error
-// strip, and the current view: one device's throughput or ladder bars, lesson 17's several-GPU
+// strip, and the current view: one run's throughput or ladder bars, lesson 17's several-GPU
 // scaling, the tables beyond the sum, or one or two traces' step figures with their sources.
 #include <imgui.h>
 
@@ -71,7 +71,7 @@ class App {
   void error(const std::string& line);
   void toolbar();
   void error_strip();
-  bool device_picker(bool scaling);  // false when no device has what the view needs
+  bool run_picker(bool scaling);  // false when no run has what the view needs
   void tree_view(ImVec2 size);
   // Where a profile has the kernel of the trace shown on side k at playback frame `frame`: its
   // counters panel; where profiles are loaded but none has it, a line saying so; else none (false).
@@ -84,8 +84,8 @@ class App {
   AppOptions options_;
   View view_ = View::throughput;
   std::vector<ResultsFile> results_;
-  std::vector<DeviceResults> devices_;
-  int device_ = 0;                     // index into devices_
+  std::vector<RunResults> runs_;
+  int run_ = 0;                        // index into runs_
   std::vector<ProfileFile> profiles_;  // hardware counters, first loaded first asked
   std::vector<std::unique_ptr<TraceDoc>> traces_;
   int left_ = 0;    // trace shown on the left

@@ -11,7 +11,7 @@
 
 namespace rl::viewer {
 
-void BarView::draw(const DeviceResults& d, ImVec2 size) {
+void BarView::draw(const RunResults& d, ImVec2 size) {
   const std::vector<double> sizes = sizes_of(d.series);
   if (sizes.empty()) {
     ImGui::TextUnformatted(

@@ -9,7 +9,7 @@ namespace rl::viewer {
 
 class BarView {
  public:
-  void draw(const DeviceResults& device, ImVec2 size);
+  void draw(const RunResults& device, ImVec2 size);
   double chosen_n = 0;  // 0: the largest size measured
   bool variants = true;
 };

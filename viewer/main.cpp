@@ -140,7 +140,9 @@ int main(int argc, char** argv) {
          "--view", opt.view,
          "throughput, bars, scaling (lesson 17, several GPUs), tables (lessons 13-16) or tree")
       ->check(CLI::IsMember({"throughput", "bars", "scaling", "tables", "tree"}));
-  cli.add_option("--device", opt.device, "plot this device first (a part of its name, e.g. H100)");
+  cli.add_option(
+      "--device", opt.device,
+      "plot this run first (a part of its label: the device, e.g. H100, the date or the file)");
   cli.add_option("--screenshot", screenshot, "render offscreen, write this PNG and exit")
       ->type_name("FILE");
   cli.add_option("--size", size, "window size WxH, from 200x150 to 8192x8192 (default 1280x800)")

@@ -90,12 +90,20 @@ std::string format_size(double n) {
 }
 
 std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
-  std::map<std::pair<int, std::string>, Series> lessons;
+  // Series in the order of first appearance: the order a bench file lists the ladder in.
+  std::vector<Series> lessons;
   std::map<double, SeriesPoint> ceiling, cub;
   for (const auto& f : files) {
     for (const auto& run : f.runs) {
       if (!run.gbps) continue;
-      Series& s = lessons[{run.lesson, run.variant}];
+      auto found = std::find_if(lessons.begin(), lessons.end(), [&](const Series& s) {
+        return s.lesson == run.lesson && s.variant == run.variant;
+      });
+      if (found == lessons.end()) {
+        lessons.emplace_back();
+        found = lessons.end() - 1;
+      }
+      Series& s = *found;
       s.kind = SeriesKind::lesson;
       s.lesson = run.lesson;
       s.variant = run.variant;
@@ -125,7 +133,7 @@ std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
     }
   }
   std::vector<Series> out;
-  for (auto& [key, s] : lessons) {
+  for (auto& s : lessons) {
     std::sort(s.points.begin(), s.points.end(),
               [](const SeriesPoint& a, const SeriesPoint& b) { return a.n < b.n; });
     out.push_back(std::move(s));
@@ -146,35 +154,23 @@ std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
   return out;
 }
 
-std::string DeviceResults::label() const {
+std::string RunResults::label() const {
   std::string s = device;
   if (!scaling.empty() && series.empty()) s += " x" + std::to_string(max_gpus) + " (several GPUs)";
-  std::string names;
-  for (const auto& f : files) {
-    if (!names.empty()) names += ", ";
-    names += std::filesystem::path(f).filename().string();
-  }
-  return s + "  (" + names + ")";
+  // "2026-11-23T17:50:26Z" -> "2026-11-23 17:50 UTC"
+  if (created_utc.size() >= 16)
+    s += ", " + created_utc.substr(0, 10) + " " + created_utc.substr(11, 5) + " UTC";
+  return s + "  (" + std::filesystem::path(file).filename().string() + ")";
 }
 
-std::vector<DeviceResults> group_by_device(const std::vector<ResultsFile>& files) {
-  std::vector<DeviceResults> out;
-  // per group: the files' one-GPU runs and baselines
-  std::vector<std::vector<ResultsFile>> one_gpu;
+std::vector<RunResults> group_by_run(const std::vector<ResultsFile>& files) {
+  std::vector<RunResults> out;
   for (const auto& f : files) {
-    const std::string name =
-        f.device.empty() ? (f.backend.empty() ? "unknown device" : f.backend) : f.device;
-    auto it = std::find_if(out.begin(), out.end(),
-                           [&](const DeviceResults& d) { return d.device == name; });
-    if (it == out.end()) {
-      out.push_back({});
-      out.back().device = name;
-      one_gpu.emplace_back();
-      it = out.end() - 1;
-    }
-    const auto g = static_cast<std::size_t>(it - out.begin());
-    if (!it->peak) it->peak = f.theoretical_gbps;
-    it->files.push_back(f.path);
+    RunResults r;
+    r.device = f.device.empty() ? (f.backend.empty() ? "unknown device" : f.backend) : f.device;
+    r.created_utc = f.created_utc;
+    r.peak = f.theoretical_gbps;
+    r.file = f.path;
     ResultsFile single = f;
     single.runs.clear();
     for (const auto& run : f.runs) {
@@ -189,21 +185,18 @@ std::vector<DeviceResults> group_by_device(const std::vector<ResultsFile>& files
       p.gbps = *run.gbps;
       p.efficiency = run.scaling_efficiency.value_or(-1);
       p.verified = run.verified;
-      auto& sc = it->scaling;
-      auto at = std::find_if(sc.begin(), sc.end(),
+      auto at = std::find_if(r.scaling.begin(), r.scaling.end(),
                              [&](const ScalingPoint& q) { return q.gpus == p.gpus; });
-      if (at != sc.end())
+      if (at != r.scaling.end())
         *at = p;
       else
-        sc.push_back(p);
-      it->max_gpus = std::max(it->max_gpus, p.gpus);
+        r.scaling.push_back(p);
+      r.max_gpus = std::max(r.max_gpus, p.gpus);
     }
-    one_gpu[g].push_back(std::move(single));
-  }
-  for (std::size_t g = 0; g < out.size(); ++g) {
-    out[g].series = build_series(one_gpu[g]);
-    std::sort(out[g].scaling.begin(), out[g].scaling.end(),
+    r.series = build_series({single});
+    std::sort(r.scaling.begin(), r.scaling.end(),
               [](const ScalingPoint& a, const ScalingPoint& b) { return a.gpus < b.gpus; });
+    out.push_back(std::move(r));
   }
   return out;
 }

@@ -64,11 +64,13 @@ struct Series {
   std::vector<SeriesPoint> points;  // sorted by n, one per n
 };
 
-// Merges every file's runs: one series per (lesson, variant), in lesson order, then the ceiling
-// and CUB. A later file's point at the same n replaces an earlier one.
+// Merges the files' runs: one series per (lesson, variant), in the order they first appear (a
+// bench file lists them in the order the course climbs the ladder), then the ceiling and CUB. A
+// later file's point at the same n replaces an earlier one.
 std::vector<Series> build_series(const std::vector<ResultsFile>& files);
 
-// One device's results: a plot never mixes devices, since each has its own peak and ceiling.
+// One run's results (one results file): a picture never mixes runs, so never devices either; each
+// device has its own peak and ceiling, and each run its own session.
 struct ScalingPoint {
   int gpus = 1;
   double n = 0;
@@ -77,19 +79,20 @@ struct ScalingPoint {
   bool verified = true;
 };
 
-struct DeviceResults {
+struct RunResults {
   std::string device;          // "NVIDIA H100 80GB HBM3" (the backend where a file names none)
+  std::string created_utc;     // when the run was recorded, as its file says ("" when it does not)
   std::optional<double> peak;  // its DRAM peak, when a file reports it
   std::vector<Series> series;  // its one-GPU runs, with the ceiling and CUB measured on it
   std::vector<ScalingPoint> scaling;  // its several-GPU runs (lesson 17), by GPU count
-  std::vector<std::string> files;
+  std::string file;
   int max_gpus = 1;
-  // For a picker: "NVIDIA H100 80GB HBM3 (h100-bench.json)".
+  // For a picker: "NVIDIA H100 80GB HBM3, 2026-11-23 17:50 UTC (h100-bench.json)".
   std::string label() const;
 };
 
-// Files grouped by device, in order of first appearance.
-std::vector<DeviceResults> group_by_device(const std::vector<ResultsFile>& files);
+// One RunResults per file, in the order given.
+std::vector<RunResults> group_by_run(const std::vector<ResultsFile>& files);
 
 // Every n that some lesson series has a point at, ascending.
 std::vector<double> sizes_of(const std::vector<Series>& series);

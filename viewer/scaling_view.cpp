@@ -7,7 +7,7 @@
 
 namespace rl::viewer {
 
-void ScalingView::draw(const DeviceResults& d, ImVec2 size) {
+void ScalingView::draw(const RunResults& d, ImVec2 size) {
   if (d.scaling.empty()) {
     ImGui::TextUnformatted(
         "No several-GPU results for this device. Lesson 17 writes them (reducelab scaling --json "

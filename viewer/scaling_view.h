@@ -12,7 +12,7 @@ namespace rl::viewer {
 
 class ScalingView {
  public:
-  void draw(const DeviceResults& device, ImVec2 size);
+  void draw(const RunResults& device, ImVec2 size);
 
  private:
   LinePlot rate_, efficiency_;

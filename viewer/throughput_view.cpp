@@ -27,7 +27,7 @@ ProfileMatch match(const std::vector<ProfileFile>& profiles, const std::string& 
 
 }  // namespace
 
-std::string ThroughputView::select(const DeviceResults& d, const std::vector<ProfileFile>& profiles,
+std::string ThroughputView::select(const RunResults& d, const std::vector<ProfileFile>& profiles,
                                    int lesson, const std::string& variant, double n) {
   for (const Series& s : d.series) {
     if (s.kind != SeriesKind::lesson || s.lesson != lesson || s.variant != variant ||
@@ -55,7 +55,7 @@ std::string ThroughputView::select(const DeviceResults& d, const std::vector<Pro
          (variant.empty() ? "" : " / " + variant) + " on " + d.device;
 }
 
-void ThroughputView::draw(const DeviceResults& d, ImVec2 size,
+void ThroughputView::draw(const RunResults& d, ImVec2 size,
                           const std::vector<ProfileFile>& profiles) {
   if (d.series.empty()) {
     ImGui::TextUnformatted(

@@ -13,9 +13,9 @@ using namespace rl::viewer;
 
 TEST_CASE("every series of the H100 ladder has its own colour, apart from the others", "[colors]") {
   const ResultsFile f = load_results(std::string(RL_REPO_ROOT) + "/assets/results/h100-bench.json");
-  const auto devices = group_by_device({f});
-  REQUIRE(devices.size() == 1);
-  const auto& series = devices[0].series;
+  const auto runs = group_by_run({f});
+  REQUIRE(runs.size() == 1);
+  const auto& series = runs[0].series;
   // every lesson and variant the bench timed on the GPU, the ceiling, CUB
   std::set<std::string> plans;
   for (const auto& r : f.runs)

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "viewer/results_model.h"
@@ -70,14 +72,14 @@ TEST_CASE("results files with the wrong schema, version or types are refused on 
   REQUIRE(format_size(1000) == "1000");
 }
 
-TEST_CASE("the committed results: one device per plot, lesson 17's GPUs apart", "[results]") {
+TEST_CASE("the committed results: one run per picture, lesson 17's GPUs apart", "[results]") {
   std::vector<ResultsFile> files;
   for (const char* name : {"h100-bench.json", "h200x2-nccl-scaling.json"}) {
     files.push_back(load_results(std::string(RL_REPO_ROOT) + "/assets/results/" + name));
   }
-  const auto devices = group_by_device(files);
-  REQUIRE(devices.size() == 2);
-  const DeviceResults& h100 = devices[0];
+  const auto runs = group_by_run(files);
+  REQUIRE(runs.size() == 2);
+  const RunResults& h100 = runs[0];
   REQUIRE(h100.device == "NVIDIA H100 80GB HBM3");
   REQUIRE(*h100.peak == Approx(3352.32));
   REQUIRE(h100.scaling.empty());
@@ -86,7 +88,7 @@ TEST_CASE("the committed results: one device per plot, lesson 17's GPUs apart", 
     for (const auto& p : s.points) most = std::max(most, p.gbps);
   REQUIRE(most < *h100.peak);  // nothing of another device on its plot
   for (const auto& s : h100.series) REQUIRE(s.lesson != 17);
-  const DeviceResults& h200 = devices[1];
+  const RunResults& h200 = runs[1];
   REQUIRE(h200.device == "NVIDIA H200");
   REQUIRE(*h200.peak == Approx(4814.304));
   REQUIRE(h200.series.empty());  // its only runs are lesson 17's, on one and two GPUs
@@ -97,4 +99,39 @@ TEST_CASE("the committed results: one device per plot, lesson 17's GPUs apart", 
   REQUIRE(h200.scaling[1].efficiency == Approx(0.9943).epsilon(1e-3));
   REQUIRE(h200.max_gpus == 2);
   REQUIRE(h200.label().find("x2") != std::string::npos);
+}
+
+TEST_CASE("two runs of one device stay two pictures, each in the order the course climbs",
+          "[results]") {
+  const std::string dir = std::string(RL_REPO_ROOT) + "/assets/results/";
+  const std::vector<ResultsFile> files{load_results(dir + "h100-bench.json"),
+                                       load_results(dir + "h100-hopper-2p20.json")};
+  REQUIRE(files[0].device == files[1].device);
+  const auto runs = group_by_run(files);
+  REQUIRE(runs.size() == 2);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    REQUIRE(runs[i].file == files[i].path);
+    REQUIRE(runs[i].label().find(files[i].created_utc.substr(0, 10)) != std::string::npos);
+    // The series are the file's runs, nothing of the other file: every (lesson, variant, n) of a
+    // picture is in its own file.
+    for (const auto& s : runs[i].series) {
+      if (s.kind != SeriesKind::lesson) continue;
+      for (const auto& p : s.points) {
+        const bool in_file =
+            std::any_of(files[i].runs.begin(), files[i].runs.end(), [&](const RunRow& r) {
+              return r.lesson == s.lesson && r.variant == s.variant && r.n == p.n;
+            });
+        REQUIRE(in_file);
+      }
+    }
+  }
+  // The bench's order is the course's: the lessons' own kernels in the order the file lists
+  // them, not sorted by number (lesson 19 after 10, 11 after 19, 20 after 11, 12 last).
+  std::vector<int> course, shown;
+  for (const auto& r : files[0].runs)
+    if (r.variant.empty() && r.n == (1 << 24)) course.push_back(r.lesson);
+  for (const auto& b : bars_at(runs[0].series, 1 << 24, false))
+    shown.push_back(std::stoi(b.label.substr(0, 2)));
+  REQUIRE(shown == course);
+  REQUIRE(!std::is_sorted(shown.begin(), shown.end()));  // the file is not in number order
 }
