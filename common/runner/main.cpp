@@ -25,6 +25,7 @@
 #include "common/runner/beyond.h"
 #include "common/runner/ladder.h"
 #include "common/runner/profile.h"
+#include "common/runner/sim_counts.h"
 #include "common/runner/timeline.h"
 
 namespace {
@@ -75,6 +76,16 @@ void note_absent_lessons(std::ostream& out, Backend b) {
       << '\n';
 }
 
+// The simulated ladder's counts: the trace of each rung is recorded at this size at most.
+constexpr std::uint64_t traced_n_for_counts = std::uint64_t{1} << 14;
+
+// The GPU figures the simulated ladder shows beside its counts: the course's committed bench.
+std::string measured_ladder_path() {
+  const std::string in_tree = "assets/results/h100-bench.json";
+  // From the source tree's root (where lessons/run-course.sh runs it) the short name says enough.
+  return std::filesystem::exists(in_tree) ? in_tree : std::string(RL_SOURCE_DIR) + "/" + in_tree;
+}
+
 int ladder(const RunOptions& o) {
   auto device = open_device(o, std::cout);
   const std::uint64_t n = o.n_given ? o.n : default_n(device->backend());
@@ -96,7 +107,19 @@ int ladder(const RunOptions& o) {
     std::cout << ", median of " << session.sampling().samples << " samples\n\n";
   const Baseline* baseline = o.check_only ? nullptr : &session.baseline();
   const auto results = run_ladder(session, o.block, o.block_given, !o.check_only);
-  print_ladder_table(std::cout, results, baseline);
+  if (device->backend() == Backend::sim) {
+    // A simulated time is a CPU's: the table shows what the simulator counts for each rung instead,
+    // beside what the course's GPU measured for it.
+    std::vector<RungCounts> counts;
+    for (const auto& r : results)
+      counts.push_back(count_rung(*device, o, session, r.plan, r.block, traced_n_for_counts));
+    std::string why;
+    const auto measured = MeasuredLadder::load(measured_ladder_path(), why);
+    print_simulated_ladder(std::cout, results, counts, measured, n);
+    if (!measured) std::cout << "(no GPU figures beside them: " << why << ")\n";
+  } else {
+    print_ladder_table(std::cout, results, baseline);
+  }
   note_absent_lessons(std::cout, device->backend());
   if (!o.json_path.empty()) {
     std::vector<nlohmann::json> runs_json;
