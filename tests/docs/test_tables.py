@@ -211,6 +211,25 @@ class Tables(unittest.TestCase):
         with self.assertRaisesRegex(SpanError, "no timed run of lesson 04"):
             tables.bench.value(b, {"value": "time", "n": "2^20", "lesson": "04"})
 
+    def test_arithmetic_values(self):
+        # what a run added up, timed or not: 2449.94189453125 is float32 0x45191f12 exactly
+        doc = dict(BENCH, runs=[dict(run(2, "strided", N24, 0.5), result=2449.94189453125,
+                                     reference=2449.9421375393867),
+                                {"lesson": 3, "slug": "sequential", "variant": "", "n": N24,
+                                 "block": 256, "result": 2449.942626953125,
+                                 "reference": 2449.9421375393867}])
+        with open(os.path.join(self.root, "r", "sums.json"), "w") as f:
+            json.dump(doc, f)
+        b = tables.bench.load(self.root, ["r/sums.json"])
+        for opts, want in [
+                ({"lesson": "02"}, ("2449.94189", "0x45191f12", "2449.942138", "0.000243")),
+                ({"lesson": "03"}, ("2449.94263", "0x45191f15", "2449.942138", "0.000489"))]:
+            got = tuple(tables.bench.value(b, dict(opts, value=k, n="2^24"))
+                        for k in ("result", "bits", "reference", "error"))
+            self.assertEqual(got, want, opts)
+        with self.assertRaisesRegex(SpanError, "no timed run of lesson 03"):
+            tables.bench.value(b, {"value": "time", "n": "2^24", "lesson": "03"})
+
     def test_across(self):
         self.assertEqual(self.render("r/bench.json", table="across", n="2^20,2^24",
                                      kernels="01,02/wide,03", figure="time"), [
