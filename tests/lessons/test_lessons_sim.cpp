@@ -22,6 +22,15 @@ TEST_CASE("each lesson reduces correctly on the simulator", "[sim][lessons]") {
   DYNAMIC_SECTION("lesson " << lesson) { test::check_graded_cases(*device, lesson, false); }
 }
 
+// Not rungs of the ladder, but measured in lesson 07's README (`reducelab sweep`): the same cases.
+TEST_CASE(
+    "lesson 07's kernel at a fixed number of inputs a thread reduces correctly on the simulator",
+    "[sim][lessons]") {
+  auto device = make_sim_device();
+  REQUIRE(sweep_plans().size() >= 14);
+  test::check_graded_cases(*device, sweep_plans(), false);
+}
+
 TEST_CASE("each lesson reads from any float address on the simulator", "[sim][lessons]") {
   auto device = make_sim_device();
   const int lesson = GENERATE(from_range(test::lessons_on(Backend::sim)));
