@@ -254,6 +254,11 @@ class Tables(unittest.TestCase):
         self.assertEqual(self.render("r/sweep.json", table="sweep", n="2^20",
                                      figures="error,bound")[4:6], [
             "| 2 | 2^19 | 0.25 | 12.4 |", "| 64 | 2^14 | 0.25 | 12.4 |"])
+        self.assertEqual([r.split(" | ")[0] for r in self.render(
+            "r/sweep.json", table="sweep", n="2^20", inputs="64")[4:]],
+            ["| 64", "| lesson 07's grid"])
+        with self.assertRaisesRegex(SpanError, "no run at 8 inputs a thread"):
+            self.render("r/sweep.json", table="sweep", n="2^20", inputs="2,8")
         with self.assertRaisesRegex(SpanError, "figures: 'speed' is not one of"):
             self.render("r/sweep.json", table="sweep", n="2^20", figures="speed")
         with self.assertRaisesRegex(SpanError, "no run of lesson 07 at n=2\\^28"):

@@ -1,8 +1,9 @@
 """table=sweep: lesson 07's kernel at a fixed number of inputs a thread (`reducelab sweep`), one row
 per number, then the lesson's own grid sized to the GPU; for each size the threads of the first
 launch and the figures asked for.
-    table=sweep n=2^24,2^28 [figures=time,pct]
+    table=sweep n=2^24,2^28 [figures=time,pct] [inputs=2,8,32]
         inputs a thread | 2^24 threads | 2^24 time | 2^24 % of ceiling | 2^28 threads | ...
+inputs= keeps only the rows of those numbers (the own grid's row stays);
 figures=, comma-separated: time, pct (% of ceiling), chain (the longest chain of additions from an
 input to the result: K in a thread and the block's tree, pass after pass, as the plan's depth counts
 it), error (|result - the double reference|), bound (the tolerance the check allowed: Higham's bound
@@ -55,6 +56,14 @@ def render(root, md, files, opts):
             raise SpanError(f"{', '.join(files)}: no run of lesson 07 at n={size_text(n)}")
         for r, base in at:
             rows.setdefault(per_thread(r), {})[n] = (r, base)
+    keep = common.words(opts, "inputs")
+    if keep is not None:
+        if not all(w.isdigit() for w in keep):
+            raise SpanError(f"inputs={opts['inputs']}: whole numbers, comma-separated")
+        missing = [w for w in keep if int(w) not in rows]
+        if missing:
+            raise SpanError(f"inputs=: no run at {', '.join(missing)} inputs a thread")
+        rows = {k: v for k, v in rows.items() if k is None or str(k) in keep}
     order = sorted(k for k in rows if k is not None) + ([None] if None in rows else [])
     header = ["inputs a thread"]
     for n in ns:
