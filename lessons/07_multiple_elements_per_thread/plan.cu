@@ -66,25 +66,27 @@ std::uint64_t per_thread_depth(std::uint64_t n, unsigned block, const DeviceShap
   return depth;
 }
 
-// 2, 4, ..., 2^14 inputs a thread: from lesson 06's two to more than a whole GPU's worth at 2^24.
+// 2, 4, ..., 2^14 inputs a thread: from lesson 06's two to 2^14, which leaves 2^24 inputs 4 blocks.
 constexpr std::array<std::string_view, 14> per_thread_names = {
     "2_per_thread",    "4_per_thread",    "8_per_thread",    "16_per_thread",   "32_per_thread",
     "64_per_thread",   "128_per_thread",  "256_per_thread",  "512_per_thread",  "1024_per_thread",
     "2048_per_thread", "4096_per_thread", "8192_per_thread", "16384_per_thread"};
 
+template <unsigned PerThread>
+Plan per_thread_plan(std::string_view name) {
+  Plan p = tree_plan<PerThread>(
+      7, "multiple_elements_per_thread", "Many elements per thread, a fixed number a thread",
+      reduce_per_thread<PerThread, NoTrace>, reduce_per_thread<PerThread, RecordTrace>);
+  p.variant = name;
+  p.depth = per_thread_depth<PerThread>;
+  p.loads_in_flight = 2;  // as lesson 07's own plan: in[i] and in[i + Block] each step
+  p.load_bytes = 4;
+  return p;
+}
+
 template <unsigned... Log2>
 Plans per_thread_plans(std::integer_sequence<unsigned, Log2...>) {
-  const auto plan = []<unsigned PerThread>(std::string_view name) {
-    Plan p = tree_plan<PerThread>(
-        7, "multiple_elements_per_thread", "Many elements per thread, a fixed number a thread",
-        reduce_per_thread<PerThread, NoTrace>, reduce_per_thread<PerThread, RecordTrace>);
-    p.variant = name;
-    p.depth = per_thread_depth<PerThread>;
-    p.loads_in_flight = 2;
-    p.load_bytes = 4;
-    return p;
-  };
-  return {plan.template operator()<(2u << Log2)>(per_thread_names[Log2])...};
+  return {per_thread_plan<(2u << Log2)>(per_thread_names[Log2])...};
 }
 
 }  // namespace
