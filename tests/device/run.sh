@@ -142,7 +142,9 @@ for step in "${steps[@]}"; do
     sweep)
       # Lesson 07's README (Brent's theorem, measured): its kernel at 2, 4, ..., 2^14 inputs a thread,
       # then at its own grid sized to the GPU, at 2^24 and 2^28 (after `build`; TARGETS=reducelab is
-      # enough). Commit sweep.json as assets/results/<device>-sweep.json (h100-sweep.json).
+      # enough). Commit sweep.json as assets/results/sweep/<device>-sweep.json (h100-sweep.json): a
+      # folder of its own, so that the viewer, which opens every file of assets/results, keeps to
+      # the ladder's.
       note "lesson 07: 2 .. 2^14 inputs a thread and its own grid, at 2^24 and 2^28 (JSON: sweep.json)"
       $build/bin/reducelab sweep --n 2^24,2^28 --json "$out/sweep.json" || status=1
       ;;
