@@ -46,4 +46,14 @@ Plans plans_of(int lesson, Backend backend) {
   return out;
 }
 
+const Plans& sweep_plans() {
+  static const Plans all = [] {
+    Plans plans;
+    if constexpr (gpu_backend_built) plans = elements_per_thread_plans<Backend::gpu>();
+    for (const Plan& p : elements_per_thread_plans<Backend::sim>()) plans.push_back(p);
+    return plans;
+  }();
+  return all;
+}
+
 }  // namespace rl

@@ -19,4 +19,8 @@ const Plan* find_plan(int lesson, Backend backend, std::string_view variant = ""
 // The plans of one lesson on one backend, in ladder order.
 Plans plans_of(int lesson, Backend backend);
 
+// Lesson 07's kernel at 2, 4, ..., 2^14 inputs a thread (elements_per_thread_plans, plan.h) on every
+// backend this build has, the GPU's first: not rungs of the ladder, but `reducelab sweep`'s plans.
+const Plans& sweep_plans();
+
 }  // namespace rl

@@ -90,6 +90,12 @@ using Plans = std::vector<Plan>;
 template <int Lesson, Backend B>
 Plans lesson_plans();
 
+// Lesson 07's kernel at a fixed number of inputs a thread (2, 4, ..., 2^14: variants
+// "2_per_thread" ...) instead of its grid sized to the GPU: what `reducelab sweep` measures, the
+// README's table of elements per thread. Defined in lesson 07's plan.cu, once per backend.
+template <Backend B>
+Plans elements_per_thread_plans();
+
 // The block size a run of p uses: --block when given, else the plan's own, else the default.
 unsigned block_for(const Plan& p, unsigned requested, bool requested_explicitly);
 

@@ -7,7 +7,9 @@
 //   reducelab bugs     lesson 18, a side lesson: nine classic mistakes, one line each (18_common_bugs)
 //   reducelab profile  every lesson's kernels under Nsight Compute (profile.h)
 //   reducelab timeline where a call's time goes, from CUPTI's activity records (timeline.h)
+//   reducelab sweep    lesson 07's kernel at 2, 4, ..., 2^14 inputs a thread (its cascading)
 // clang-format on
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -24,6 +26,7 @@
 #include "common/host/table.h"
 #include "common/runner/beyond.h"
 #include "common/runner/ladder.h"
+#include "common/runner/mode_options.h"
 #include "common/runner/profile.h"
 #include "common/runner/sim_counts.h"
 #include "common/runner/timeline.h"
@@ -46,13 +49,13 @@ std::vector<std::pair<const Plan*, unsigned>> ladder_runs(Backend b, const RunOp
   return plans;
 }
 
-// On the simulator: the estimate of `runs` runs of every plan at each size, refused or said
+// On the simulator: the estimate of `runs` runs of each of `plans` at each size, refused or said
 // (sim_budget.h). Nothing is measured for runs that are short at any cost.
-void check_ladder_estimate(Device& device, const RunOptions& o,
-                           const std::vector<std::uint64_t>& sizes, std::uint64_t runs,
-                           const std::string& what) {
+void check_estimate(Device& device, const RunOptions& o,
+                    const std::vector<std::pair<const Plan*, unsigned>>& plans,
+                    const std::vector<std::uint64_t>& sizes, std::uint64_t runs,
+                    const std::string& what) {
   if (device.backend() != Backend::sim) return;
-  const auto plans = ladder_runs(Backend::sim, o);
   double elements = 0;
   for (const std::uint64_t n : sizes)
     elements += static_cast<double>(n) * static_cast<double>(runs * plans.size());
@@ -63,6 +66,13 @@ void check_ladder_estimate(Device& device, const RunOptions& o,
     for (const std::uint64_t n : sizes) estimate.add(cost, n, runs);
   }
   check_sim_estimate(estimate, what, o, std::cout);
+}
+
+// The same for every plan of the ladder.
+void check_ladder_estimate(Device& device, const RunOptions& o,
+                           const std::vector<std::uint64_t>& sizes, std::uint64_t runs,
+                           const std::string& what) {
+  check_estimate(device, o, ladder_runs(device.backend(), o), sizes, runs, what);
 }
 
 // Lesson 12 calls NVIDIA's libraries: where the backend has no version of it, the table says why.
@@ -178,6 +188,47 @@ int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
   return ok ? exit_ok : exit_failed;
 }
 
+// Lesson 07's kernel at 2, 4, ..., 2^14 inputs a thread (sweep_plans), then at its own grid sized
+// to the GPU, at each size: its README's table of elements per thread. One results file.
+int sweep(const RunOptions& o, const std::vector<std::uint64_t>& sizes) {
+  auto device = open_device(o, std::cout);
+  Session session(*device, o);
+  session.check_fits(*std::max_element(sizes.begin(), sizes.end()));
+  std::vector<std::pair<const Plan*, unsigned>> plans;
+  for (const Plan& p : sweep_plans())
+    if (p.backend == device->backend())
+      plans.emplace_back(&p, block_for(p, o.block, o.block_given));
+  if (const Plan* own = find_plan(7, device->backend()))
+    plans.emplace_back(own, block_for(*own, o.block, o.block_given));
+  const std::uint64_t runs = 1 + (o.check_only ? 0 : samples(o, device->backend()));
+  check_estimate(*device, o, plans, sizes, runs,
+                 std::to_string(runs) + " runs of each of lesson 07's " +
+                     std::to_string(plans.size()) + " plans at " + std::to_string(sizes.size()) +
+                     " sizes");
+  std::vector<nlohmann::json> runs_json, baselines;
+  bool ok = true;
+  for (const std::uint64_t n : sizes) {
+    session.prepare(n);
+    const Baseline* baseline = o.check_only ? nullptr : &session.baseline();
+    if (baseline) baselines.push_back(to_json(*baseline));
+    std::vector<CaseResult> results;
+    for (const auto& [plan, block] : plans) {
+      results.push_back(session.run(*plan, block, !o.check_only));
+      runs_json.push_back(to_json(results.back(), o, baseline));
+    }
+    ok = ok && all_verified(results);
+    std::cout << "lesson 07 at N = " << size_text(n) << ", inputs a thread fixed, then its own grid"
+              << (o.check_only ? " (checked, not timed)" : "") << ":\n\n";
+    print_ladder_table(std::cout, results, baseline);
+    std::cout << '\n';
+  }
+  if (!o.json_path.empty()) {
+    write_json_file(o.json_path, results_document(*device, o, runs_json, baselines));
+    std::cout << "wrote " << runs_json.size() << " results to " << o.json_path << '\n';
+  }
+  return ok ? exit_ok : exit_failed;
+}
+
 // Lessons 17 and 18 are programs of their own (17 links NCCL; 18 is not a rung of the ladder); the
 // runner hands its arguments, --help included, on to one, from the folder the runner itself is in.
 // `why_absent` says why a build may lack it.
@@ -238,6 +289,15 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     bench_cmd->add_option("--at", at, "print the ladder table at 2^K (K from --from to --to)")
         ->type_name("K")
+        ->capture_default_str();
+    auto* sweep_cmd = app.add_subcommand(
+        "sweep",
+        "lesson 07's kernel at 2, 4, ..., 2^14 inputs a thread and at its own grid, at each size");
+    RunOptionParser sweep_options(*sweep_cmd, {opt_block | opt_reps | opt_seed | opt_dist |
+                                               opt_json | opt_check_only | opt_backend | opt_sim});
+    std::string sweep_sizes = "2^24,2^28";
+    sweep_cmd->add_option("--n", sweep_sizes, "sizes, comma-separated")
+        ->type_name("N,...")
         ->capture_default_str();
     auto* beyond_cmd = app.add_subcommand("beyond",
                                           "lessons 13-16 (operators x types, rows, columns, any "
@@ -328,6 +388,7 @@ int main(int argc, char** argv) {
     if (*profile_call_cmd) return profile_call(call_options);
     if (*timeline_cmd) return run_timeline(timeline_options);
     if (*ladder_cmd) return ladder(ladder_options.resolve());
+    if (*sweep_cmd) return sweep(sweep_options.resolve(), parse_size_list(sweep_sizes, "--n"));
     if (*scaling_cmd) return scaling(argv[0], scaling_cmd->remaining());
     if (*bugs_cmd)
       return hand_on(argv[0], "bugs", "18_common_bugs", {}, bugs_cmd->remaining(),

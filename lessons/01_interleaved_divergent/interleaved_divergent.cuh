@@ -7,8 +7,8 @@
 
 RL_NAMESPACE_BEGIN
 
-// Trace: NoTrace (timed; In/Out/Shared are plain pointers) or RecordTrace (--trace), see traced.h.
-template <class Trace = NoTrace>
+// Bitmask: the `bitmask` variant. Trace: NoTrace (timed) or RecordTrace (--trace), see traced.h.
+template <bool Bitmask, class Trace = NoTrace>
 __global__ void interleaved_divergent(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Shared<Trace> partial = dynamic_shared<float>();  // one float per thread, sized by the launch
   const unsigned tid = threadIdx.x;
@@ -19,10 +19,10 @@ __global__ void interleaved_divergent(In<Trace> in, Out<Trace> out, std::uint64_
   __syncthreads();
 
   for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
-    // THE IDEA (and its flaw): thread tid works when it is a multiple of 2*stride. The working
-    // threads are scattered across every warp, so each warp runs the branch with most lanes idle
-    // (divergence), and % is a slow integer operation.
-    if (tid % (2 * stride) == 0) partial[tid] += partial[tid + stride];
+    // THE IDEA (and its flaw): the adders, multiples of 2*stride, are scattered over every warp
+    // (divergence); `%` finds them with a division, Bitmask (variant `bitmask`) with one AND.
+    const bool adds = Bitmask ? (tid & (2 * stride - 1)) == 0 : tid % (2 * stride) == 0;
+    if (adds) partial[tid] += partial[tid + stride];
     __syncthreads();  // this level's sums are written before the next level reads them
   }
   if (tid == 0) out[blockIdx.x] = partial[0];

@@ -12,11 +12,20 @@ namespace {
 //   interleaved_divergent<<<ceil(n / block), block, smem, stream>>>(in, partials, n);
 //   interleaved_divergent<<<ceil(partials / block), block, smem, stream>>>(partials, ...);
 //   ... until one block writes out, where smem = block * sizeof(float)
-template <class Trace>
+template <bool Bitmask, class Trace>
 void reduce(const ReduceCall& c) {
   for (const Pass& pass : tree_passes(c, c.block))
-    launch("interleaved_divergent", interleaved_divergent<Trace>, dim3(pass.blocks), dim3(c.block),
-           c.block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
+    launch("interleaved_divergent", interleaved_divergent<Bitmask, Trace>, dim3(pass.blocks),
+           dim3(c.block), c.block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
+}
+
+// The lesson's kernel (`%`), or its `bitmask` variant: the same adders, the same sums.
+template <bool Bitmask>
+Plan plan() {
+  Plan p = tree_plan<1>(1, "interleaved_divergent", "Interleaved addressing, divergent branch",
+                        reduce<Bitmask, NoTrace>, reduce<Bitmask, RecordTrace>);
+  p.variant = Bitmask ? "bitmask" : "";
+  return p;
 }
 
 }  // namespace
@@ -24,6 +33,5 @@ RL_NAMESPACE_END
 
 template <>
 rl::Plans rl::lesson_plans<1, rl::this_backend>() {
-  return {tree_plan<1>(1, "interleaved_divergent", "Interleaved addressing, divergent branch",
-                       reduce<NoTrace>, reduce<RecordTrace>)};
+  return {plan<false>(), plan<true>()};
 }

@@ -20,8 +20,8 @@ __global__ void interleaved_strided(In<Trace> in, Out<Trace> out, std::uint64_t 
     // now either busy or idle, so no warp diverges (until fewer than 32 threads work).
     const unsigned index = 2 * stride * tid;
     // The new flaw: lane tid touches word 2*stride*tid, so a warp's 32 addresses fall into only
-    // 32/(2*stride) of the 32 banks: a 2-way bank conflict at stride 1, 4-way at 2, ... 16-way at
-    // 16.
+    // 32/(2*stride) of the 32 banks: 2-way at stride 1, 4-way at 2, 8-way at 4. From stride 8 on
+    // fewer lanes pass `index < blockDim.x`: with 256 threads, 8-way at 8 and 16, then 4, 2, 1.
     if (index < blockDim.x) partial[index] += partial[index + stride];
     __syncthreads();
   }

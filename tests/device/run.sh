@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
-#   bash tests/device/run.sh build test sanitize ladder bench ops axes rows torch beyond grade nccl bugs
-#                            hopper hopper-api profile timeline latency
+#   bash tests/device/run.sh build test sanitize ladder bench sweep ops axes rows torch beyond grade nccl
+#                            bugs hopper hopper-api profile timeline latency
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -138,6 +138,15 @@ for step in "${steps[@]}"; do
     bench)
       note "bench 2^10 .. 2^28"
       $build/bin/reducelab bench --from 10 --to 28 --at 28 --json "$out/bench.json" || status=1
+      ;;
+    sweep)
+      # Lesson 07's README (Brent's theorem, measured): its kernel at 2, 4, ..., 2^14 inputs a thread,
+      # then at its own grid sized to the GPU, at 2^24 and 2^28 (after `build`; TARGETS=reducelab is
+      # enough). Commit sweep.json as assets/results/sweep/<device>-sweep.json (h100-sweep.json): a
+      # folder of its own, so that the viewer, which opens every file of assets/results, keeps to
+      # the ladder's.
+      note "lesson 07: 2 .. 2^14 inputs a thread and its own grid, at 2^24 and 2^28 (JSON: sweep.json)"
+      $build/bin/reducelab sweep --n 2^24,2^28 --json "$out/sweep.json" || status=1
       ;;
     ops)
       note "lesson 13: operators x types, GPU tests"

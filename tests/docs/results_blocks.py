@@ -24,7 +24,11 @@ module under tests/docs/tables/ (its docstring has the details):
     table=axes [op=sum] [type=float32]                                lesson 16
     table=scaling [gpus=1,2,4,8]                                      lesson 17
     table=latency [lessons=07,19] [variants=-,1x4B]      lesson 19's bytes in flight, a file a size
+    table=sweep n=2^24,2^28 [figures=time,pct,chain,error,bound] [inputs=2,8]   lesson 07 at K
+                                       inputs a thread (`reducelab sweep`), then at its own grid
     value=time|gbps|pct|xcub|min|max|calls|tolerance n=2^28 lesson=11[/variant]   one run's figure
+    value=result|bits|reference|error n=2^24 lesson=03     what a run added up: its float32, its bits,
+                                                          the double reference, their distance
     value=ratio n=2^28 lesson=06 over=01          lesson 01's median / lesson 06's ("x lesson 01")
     value=time|gbps|pct|calls n=2^20 lesson=ceiling|cub   the streaming read's or CUB's, same run
     table=profile [lessons=02,11] [n=2^20] [block=256] [launch=0] [columns="kernel,time,stall"]

@@ -211,6 +211,59 @@ class Tables(unittest.TestCase):
         with self.assertRaisesRegex(SpanError, "no timed run of lesson 04"):
             tables.bench.value(b, {"value": "time", "n": "2^20", "lesson": "04"})
 
+    def test_arithmetic_values(self):
+        # what a run added up, timed or not: 2449.94189453125 is float32 0x45191f12 exactly
+        doc = dict(BENCH, runs=[dict(run(2, "strided", N24, 0.5), result=2449.94189453125,
+                                     reference=2449.9421375393867),
+                                {"lesson": 3, "slug": "sequential", "variant": "", "n": N24,
+                                 "block": 256, "result": 2449.942626953125,
+                                 "reference": 2449.9421375393867}])
+        with open(os.path.join(self.root, "r", "sums.json"), "w") as f:
+            json.dump(doc, f)
+        b = tables.bench.load(self.root, ["r/sums.json"])
+        for opts, want in [
+                ({"lesson": "02"}, ("2449.94189", "0x45191f12", "2449.942138", "0.000243")),
+                ({"lesson": "03"}, ("2449.94263", "0x45191f15", "2449.942138", "0.000489"))]:
+            got = tuple(tables.bench.value(b, dict(opts, value=k, n="2^24"))
+                        for k in ("result", "bits", "reference", "error"))
+            self.assertEqual(got, want, opts)
+        with self.assertRaisesRegex(SpanError, "no timed run of lesson 03"):
+            tables.bench.value(b, {"value": "time", "n": "2^24", "lesson": "03"})
+
+    def test_sweep(self):
+        def summed(r, result):
+            return dict(r, result=result, reference=1.25)
+        doc = dict(BENCH, runs=[
+            summed(run(7, "mept", N20, 0.02, variant="2_per_thread"), 1.5),
+            summed(run(7, "mept", N20, 0.01, variant="64_per_thread"), 1.0),
+            summed(run(7, "mept", N20, 0.008), 1.25),
+            summed(run(7, "mept", N24, 0.5, variant="2_per_thread"), 1.25),
+            summed(run(8, "shuffle", N20, 0.007), 1.25)])
+        with open(os.path.join(self.root, "r", "sweep.json"), "w") as f:
+            json.dump(doc, f)
+        # threads: ceil(n / (K * 256)) blocks of 256; chain: K + 8 + 1 a pass (2^20 at K = 2: three
+        # passes, 2^20 -> 2048 -> 4 -> 1; at K = 64: two, 2^20 -> 64 -> 1)
+        self.assertEqual(self.render("r/sweep.json", table="sweep", n="2^20,2^24",
+                                     figures="time,pct,chain")[2:], [
+            "| inputs a thread | 2^20 threads | 2^20 time | 2^20 % of ceiling | 2^20 longest chain "
+            "| 2^24 threads | 2^24 time | 2^24 % of ceiling | 2^24 longest chain |",
+            "|---|---|---|---|---|---|---|---|---|",
+            "| 2 | 2^19 | 20.00 us | 25.0 | 33 | 2^23 | 500.00 us | 80.0 | 33 |",
+            "| 64 | 2^14 | 10.00 us | 50.0 | 146 | - | - | - | - |",
+            "| lesson 07's grid | - | 8.00 us | 62.5 | - | - | - | - | - |"])
+        self.assertEqual(self.render("r/sweep.json", table="sweep", n="2^20",
+                                     figures="error,bound")[4:6], [
+            "| 2 | 2^19 | 0.25 | 12.4 |", "| 64 | 2^14 | 0.25 | 12.4 |"])
+        self.assertEqual([r.split(" | ")[0] for r in self.render(
+            "r/sweep.json", table="sweep", n="2^20", inputs="64")[4:]],
+            ["| 64", "| lesson 07's grid"])
+        with self.assertRaisesRegex(SpanError, "no run at 8 inputs a thread"):
+            self.render("r/sweep.json", table="sweep", n="2^20", inputs="2,8")
+        with self.assertRaisesRegex(SpanError, "figures: 'speed' is not one of"):
+            self.render("r/sweep.json", table="sweep", n="2^20", figures="speed")
+        with self.assertRaisesRegex(SpanError, "no run of lesson 07 at n=2\\^28"):
+            self.render("r/sweep.json", table="sweep", n="2^28")
+
     def test_across(self):
         self.assertEqual(self.render("r/bench.json", table="across", n="2^20,2^24",
                                      kernels="01,02/wide,03", figure="time"), [

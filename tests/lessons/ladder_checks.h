@@ -11,19 +11,26 @@
 namespace rl::test {
 
 // Every graded case (common/host/grading.h: the cases the student grader runs too) within
-// tolerance, integer data exact, the other block sizes as well.
-inline void check_graded_cases(Device& device, int lesson, bool huge) {
-  for (const Plan& r : plans_of(lesson, device.backend())) {
+// tolerance, integer data exact, the other block sizes as well, for each of `plans` that runs on
+// this device.
+inline void check_graded_cases(Device& device, const Plans& plans, bool huge) {
+  for (const Plan& r : plans) {
+    if (r.backend != device.backend()) continue;
     for (const GradeCase& c : graded_cases(huge)) {
       const CaseResult result = run_graded_case(device, r, c);
       const auto failure = failure_of(result, c);
-      INFO("lesson " << lesson << " " << r.slug << " " << r.variant << " " << describe(c) << ": "
+      INFO("lesson " << r.lesson << " " << r.slug << " " << r.variant << " " << describe(c) << ": "
                      << failure.value_or("right"));
       CHECK(result.check.verified);
       if (c.exact) CHECK(result.check.got == result.check.reference.sum);
       CHECK_FALSE(failure);
     }
   }
+}
+
+// The same for every plan of one lesson.
+inline void check_graded_cases(Device& device, int lesson, bool huge) {
+  check_graded_cases(device, plans_of(lesson, device.backend()), huge);
 }
 
 // Any float pointer is a valid input, not only cudaMalloc's 256-byte aligned ones: offsets of 1 to

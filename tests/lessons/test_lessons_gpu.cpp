@@ -17,6 +17,11 @@ TEST_CASE("each lesson reduces correctly on the GPU", "[gpu][lessons]") {
   DYNAMIC_SECTION("lesson " << lesson) { test::check_graded_cases(gpu(), lesson, true); }
 }
 
+TEST_CASE("lesson 07's kernel at a fixed number of inputs a thread reduces correctly on the GPU",
+          "[gpu][lessons]") {
+  test::check_graded_cases(gpu(), sweep_plans(), true);
+}
+
 TEST_CASE("the simulator and the GPU agree on every lesson", "[gpu][sim][lessons]") {
   auto sim = make_sim_device();
   const std::uint64_t n = (1u << 20) + 7;

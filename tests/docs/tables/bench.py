@@ -2,8 +2,11 @@
 `--json`): its runs in the order the file gives them, each with the baselines measured in the same
 run, and every figure the runner's table prints (common/runner/ladder.cpp), computed as it computes
 them. Also the inline values: `value=time|gbps|pct|xcub|ratio|min|max|calls|tolerance n=N
-lesson=L [variant=V] [over=L2]`, and lesson=ceiling or lesson=cub for the baselines' time, GB/s,
+lesson=L [variant=V] [over=L2]`, `value=result|bits|reference|error` (the float32 a run returned,
+its bit pattern, the double reference, their distance), and lesson=ceiling or lesson=cub for the baselines' time, GB/s,
 % of ceiling and calls (the calls a timed sample queued back to back: time.calls_per_sample)."""
+import struct
+
 from . import common
 from .common import SpanError, duration, fixed
 
@@ -112,6 +115,22 @@ def cub_figures(b, versus_ms):
             "x lesson": fixed(versus_ms / ms, 2) if versus_ms else "-", "x CUB": "1.00"}
 
 
+def float32_bits(x):
+    """The float32 a run returned (stored as a double, exactly), as its bit pattern: 0x4519...."""
+    return "0x%08x" % struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+# value=result|bits|reference|error: the float32 a run returned (9 significant digits: enough to
+# tell any two float32 apart), its bits, the double reference it was checked against, and
+# |result - reference|.
+ARITHMETIC = {
+    "result": lambda r: "%.9g" % r["result"],
+    "bits": lambda r: float32_bits(r["result"]),
+    "reference": lambda r: "%.10g" % r["reference"],
+    "error": lambda r: "%.3g" % abs(r["result"] - r["reference"]),
+}
+
+
 def calls_of(timing):
     if "calls_per_sample" not in timing:
         raise SpanError("value=calls: the file records no calls_per_sample")
@@ -146,6 +165,8 @@ def value(bench, opts):
     lesson, variant = common.kernel_key(which)
     variant = opts.get("variant", variant)
     hit = bench.find(n, lesson, variant)
+    if hit and kind in ARITHMETIC:  # what the run added up, timed or not
+        return ARITHMETIC[kind](hit[0])
     if not hit or "time" not in hit[0]:
         raise SpanError(f"no timed run of lesson {which} {variant} at n={common.size_text(n)}")
     run, own = hit
@@ -166,5 +187,5 @@ def value(bench, opts):
     key = {"time": "time", "gbps": "GB/s", "pct": "% of ceiling", "xcub": "x CUB"}.get(kind)
     if key is None:
         raise SpanError(f"value={kind}: one of time, gbps, pct, xcub, ratio, min, max, calls, "
-                        "tolerance")
+                        "tolerance, result, bits, reference, error")
     return cells[key]
