@@ -67,6 +67,12 @@ for d in "$submission" "$class"; do
   [ -z "$d" ] || [ -d "$d" ] || die "not a folder: $d"
 done
 
+# REDUCELAB_SKIP_DEPS=1 where apt cannot run (the GPU machine: its packages travel with the call);
+# REDUCELAB_CMAKE_ARGS adds configure options there. REDUCELAB_STUDENT_CXX_FLAGS replaces the student
+# build's optimisation flags (CI's self-check: "-O1 -DNDEBUG" compiles in about half the time of
+# -O3; its untouched exercises fail on their first cases, so the grading's own speed hardly matters).
+[ "${REDUCELAB_SKIP_DEPS:-0}" = 1 ] || bash common/scripts/ensure-deps.sh >&2 || exit 2
+
 source "$root/lessons/sandbox.sh"
 sandbox_limit_shown=$time_limit
 boxed=0
@@ -76,11 +82,6 @@ if [ -n "$submission$class" ] && [ $unsafe -eq 0 ]; then
   boxed=1
 fi
 
-# REDUCELAB_SKIP_DEPS=1 where apt cannot run (the GPU machine: its packages travel with the call);
-# REDUCELAB_CMAKE_ARGS adds configure options there. REDUCELAB_STUDENT_CXX_FLAGS replaces the student
-# build's optimisation flags (CI's self-check: "-O1 -DNDEBUG" compiles in about half the time of
-# -O3; its untouched exercises fail on their first cases, so the grading's own speed hardly matters).
-[ "${REDUCELAB_SKIP_DEPS:-0}" = 1 ] || bash common/scripts/ensure-deps.sh >&2 || exit 2
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
 # nvcc compiles the GPU side only where a GPU will run it; elsewhere the simulator grades, and the
 # build takes half the time.
@@ -147,6 +148,10 @@ grade_boxed() {
     hint="the full log is $log"
     return
   fi
+  if ! grep -q -- --grade-check <<<"$("$trusted/$name" --help 2>&1)"; then
+    grade_boxed_claimed "$name" "$log"
+    return
+  fi
   seed=$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')
   sandboxed "$root" "$build" "$box" "$box_submission" "$class_dir" "$time_limit" "$printed" -- \
     "$build/bin/$name" --grade --case-timeout "$timeout_s" ${backend:+--backend "$backend"} \
@@ -174,6 +179,31 @@ grade_boxed() {
   rm -f "$log.verdict" "$printed"
 }
 
+# grade_boxed_claimed NAME LOG: a lesson whose grader still runs in the submission's process (lessons
+# 13-17: no --grade-check yet), run in the sandbox; its own claim of a pass is UNVERIFIED.
+grade_boxed_claimed() {
+  local name=$1 log=$2 class printed=$logs/$name.printed claim
+  sandboxed "$root" "$build" "$box" "$box_submission" "$class_dir" "$time_limit" "$printed" -- \
+    "$build/bin/$name" --grade --case-timeout "$timeout_s" ${backend:+--backend "$backend"}
+  class=$(sandbox_class "$printed")
+  claim=$(sed -n 's/^result: //p' "$printed" | tail -1)
+  if [ -n "$class" ]; then
+    detail="[sandbox] $class"
+  elif [ "$claim" = PASSED ]; then
+    result=UNVERIFIED
+    detail="the submission's own process says PASSED: this lesson's verdict is not yet decided outside it (lessons/GRADING.md)"
+  elif [ "$claim" = SKIPPED ]; then
+    result=SKIPPED detail=$(grep -m1 "no .* version" "$printed")
+  else
+    detail="(the submission's own report) $(sed -n 's/^first failure: //p' "$printed" | tail -1)"
+  fi
+  hint="what it printed is in $log"
+  { echo "result: $result (this lesson's verdict comes from the submission's own process)"
+    [ -z "$class" ] || echo "the sandbox: $class"
+    echo "== what the submission printed =="; cat "$printed"; } >"$log"
+  rm -f "$printed"
+}
+
 # box_prepare DIR LABEL: the student's own copy of the trusted build ($box), configured for the
 # files in DIR inside the sandbox (CMake reads only their names, but a student's folder is theirs).
 box_prepare() {
@@ -195,6 +225,10 @@ build_trusted() {
   local name
   trusted=$build/trusted
   rm -rf "$trusted" && mkdir -p "$trusted"
+  cmake --build "$build" --target reducelab_sandbox_watch >"$logs/sandbox_watch.log" 2>&1 \
+    || die "the sandbox's watch does not build (see $logs/sandbox_watch.log): not a student's error"
+  cp "$build/bin/reducelab_sandbox_watch" "$trusted/"
+  sandbox_watch=$trusted/reducelab_sandbox_watch
   for name in $(selected); do
     grep -q "^$name: " <<<"$(cmake --build "$build" --target help 2>/dev/null)" || continue
     cmake --build "$build" --target "$name" >"$logs/$name.log" 2>&1 \
@@ -279,6 +313,9 @@ if [ $self_check -eq 1 ]; then
   chosen=("${lessons[@]}")
   diagnosed=0
   for case_dir in tests/grading/submissions/*/; do
+    # hostile/: submissions that attack the grader, graded in the sandbox only (--class; their test
+    # is tests/grading/expect_hostile_class.sh), never by the self-check, which runs none.
+    [ "$(basename "$case_dir")" != hostile ] || continue
     want=$(cat "$case_dir/LESSON")
     # With lessons named (--self-check 13 14), only their broken submissions.
     if [ ${#chosen[@]} -gt 0 ] && ! printf '%s\n' "${chosen[@]}" | grep -qx "$want"; then continue; fi

@@ -33,12 +33,14 @@ mount_point() {
   for d in "${above[@]}"; do mount_points+=(--perms 0755 --dir "$d"); done
 }
 
+# sandbox_watch: the trusted build's reducelab_sandbox_watch (set by grade.sh before any call).
 # sandboxed ROOT BUILD BOX SUBMISSION HIDE LIMIT OUT -- COMMAND...: runs COMMAND in the sandbox,
 # stdout and stderr to OUT (cut at sandbox_output bytes); the source tree ROOT read-only, BOX (the
 # submission's own copy of the build) read-write at BUILD's path, SUBMISSION read-only at its own
 # path, HIDE (the class folder, or -) hidden where it lies inside what is shown; killed after LIMIT
 # seconds. Sets sandbox_rc (its exit code; 124: timed out) and
-# sandbox_procs (processes of the sandbox's user when it was killed for time).
+# sandbox_procs (processes of the sandbox's user when it was killed for time) and sandbox_refused
+# (the watch's line, where it stopped the command).
 sandboxed() {
   local root=$1 build=$2 box=$3 submission=$4 hide=$5 limit=$6 out=$7
   shift 8
@@ -72,8 +74,12 @@ sandboxed() {
   local nproc=$sandbox_nproc
   # Not root: the limit counts the grader's own processes too.
   [ "$(id -u)" -eq 0 ] || nproc=$(($(pgrep -c -U "$sandbox_uid") + sandbox_nproc))
+  # The watch (trusted: the grader's own build) names a write outside BOX or an internet socket.
+  args+=(--ro-bind "$sandbox_watch" "$sandbox_watch")
+  : >"$out.report"
   bwrap "${args[@]}" -- "${drop[@]}" prlimit --nproc="$nproc" --nofile="$sandbox_nofile" \
-    --data="$sandbox_mem" --fsize="$sandbox_fsize" --core=0 -- "$@" >"$out.full" 2>&1 &
+    --data="$sandbox_mem" --fsize="$sandbox_fsize" --core=0 -- \
+    "$sandbox_watch" 4 "$build" -- "$@" >"$out.full" 2>&1 4>"$out.report" &
   local pid=$! watcher
   (
     timeout "$limit" tail --pid="$pid" -f /dev/null 2>/dev/null && exit 0
@@ -91,6 +97,8 @@ sandboxed() {
     sandbox_procs=$(cat "$out.procs" 2>/dev/null || echo 0)
   fi
   rm -f "$out.procs" "$out.timed-out"
+  sandbox_refused=$(head -1 "$out.report")
+  rm -f "$out.report"
   sandbox_printed=$(stat -c %s "$out.full")
   head -c "$sandbox_output" "$out.full" >"$out"
   rm -f "$out.full"
@@ -99,7 +107,11 @@ sandboxed() {
 # sandbox_class OUT: the one-line class of a sandboxed step that went wrong by the sandbox's
 # measure (its output, time, processes, memory), or nothing.
 sandbox_class() {
-  if [ "$sandbox_printed" -gt "$sandbox_output" ]; then
+  if [[ $sandbox_refused == "write "* ]]; then
+    echo "tried to write outside its folder: ${sandbox_refused#write } (refused, and stopped)"
+  elif [[ $sandbox_refused == "network "* ]]; then
+    echo "tried to reach the network: an internet socket (${sandbox_refused#network }; refused, and stopped)"
+  elif [ "$sandbox_printed" -gt "$sandbox_output" ]; then
     echo "too much output: printed more than $((sandbox_output >> 10)) KiB (cut there)"
   elif [ "$sandbox_rc" -eq 124 ] && [ "$sandbox_procs" -ge $((sandbox_nproc * 9 / 10)) ]; then
     echo "too many processes: reached the sandbox's $sandbox_nproc and was stopped"
