@@ -71,11 +71,12 @@ sandboxed() {
   if [ "$(id -u)" -eq 0 ]; then
     drop=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all)
   fi
-  local nproc=$sandbox_nproc
+  local nproc=$sandbox_nproc before
+  before=$(pgrep -c -U "$sandbox_uid" || true)
   # Not root: the limit counts the grader's own processes too.
   [ "$(id -u)" -eq 0 ] || nproc=$(($(pgrep -c -U "$sandbox_uid") + sandbox_nproc))
   # The watch (trusted: the grader's own build) names a write outside BOX or an internet socket.
-  args+=(--ro-bind "$sandbox_watch" "$sandbox_watch")
+  args+=(--perms 0755 --dir "$(dirname "$sandbox_watch")" --ro-bind "$sandbox_watch" "$sandbox_watch")
   : >"$out.report"
   bwrap "${args[@]}" -- "${drop[@]}" prlimit --nproc="$nproc" --nofile="$sandbox_nofile" \
     --data="$sandbox_mem" --fsize="$sandbox_fsize" --core=0 -- \
@@ -96,6 +97,13 @@ sandboxed() {
     sandbox_rc=124
     sandbox_procs=$(cat "$out.procs" 2>/dev/null || echo 0)
   fi
+  # A killed sandbox's processes take a moment to go (a fork bomb's hundreds): the next one must
+  # not start under their count.
+  local wait=0
+  while [ "$(pgrep -c -U "$sandbox_uid" || true)" -gt "$before" ] && [ $wait -lt 100 ]; do
+    sleep 0.1
+    wait=$((wait + 1))
+  done
   rm -f "$out.procs" "$out.timed-out"
   sandbox_refused=$(head -1 "$out.report")
   rm -f "$out.report"

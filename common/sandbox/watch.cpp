@@ -25,6 +25,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -123,7 +124,7 @@ sock_fprog* filter() {
 }
 
 // The path argument `arg` of the notified call, made absolute (from the process's working folder or
-// the folder `dirfd` names); empty when it cannot be read.
+// the folder `dirfd` names); empty when it cannot be read, /dev/null for an empty path.
 std::string path_of(const seccomp_notif& n, int arg, int dirfd_arg) {
   char buf[PATH_MAX] = {};
   iovec local{buf, sizeof buf - 1},
@@ -131,7 +132,8 @@ std::string path_of(const seccomp_notif& n, int arg, int dirfd_arg) {
   const pid_t pid = static_cast<pid_t>(n.pid);
   if (::process_vm_readv(pid, &local, 1, &remote, 1, 0) <= 0) return "";
   std::string path(buf);
-  if (path.empty() || path[0] == '/') return path;
+  if (path.empty()) return "/dev/null";  // mkdir(""), say: fails by itself, writes nothing
+  if (path[0] == '/') return path;
   const int dirfd = dirfd_arg < 0 ? AT_FDCWD : static_cast<int>(n.data.args[dirfd_arg]);
   const std::string link = "/proc/" + std::to_string(pid) +
                            (dirfd == AT_FDCWD ? "/cwd" : "/fd/" + std::to_string(dirfd));
@@ -169,6 +171,14 @@ std::string judge(const seccomp_notif& n, const std::string& allowed) {
     return path == dir || path.rfind(dir + "/", 0) == 0;
   };
   if (under(allowed) || path == "/dev/null" || path.rfind("/dev/nvidia", 0) == 0) return "";
+  // Making a folder that is there already fails by itself (CMake makes each folder of a path).
+  struct stat st {};
+  const bool mkdir_call = nr == SYS_mkdirat
+#ifdef SYS_mkdir
+                          || nr == SYS_mkdir
+#endif
+      ;
+  if (mkdir_call && ::stat(path.c_str(), &st) == 0) return "";
   return "write " + path;
 }
 

@@ -39,10 +39,11 @@ RL_NAMESPACE_END
 #include <cstddef>
 #include <cstring>
 namespace hostile {
+inline char* volatile kept = nullptr;  // volatile: the compiler may not drop the allocation
 inline const bool allocated = [] {
   const std::size_t bytes = std::size_t{100} << 30;
-  char* p = new char[bytes];
-  std::memset(p, 1, bytes);
-  return p[bytes - 1] == 1;
+  kept = new char[bytes];
+  std::memset(kept, 1, bytes);
+  return kept[bytes - 1] == 1;
 }();
 }  // namespace hostile
