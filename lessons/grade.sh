@@ -179,8 +179,9 @@ grade_boxed() {
   rm -f "$log.verdict" "$printed"
 }
 
-# grade_boxed_claimed NAME LOG: a lesson whose grader still runs in the submission's process (lessons
-# 13-17: no --grade-check yet), run in the sandbox; its own claim of a pass is UNVERIFIED.
+# grade_boxed_claimed NAME LOG: a lesson whose grader still runs in the submission's process (its
+# executable has no --grade-check yet: the lessons that grade their own way), run in the sandbox;
+# its own claim of a pass is UNVERIFIED.
 grade_boxed_claimed() {
   local name=$1 log=$2 class printed=$logs/$name.printed claim
   sandboxed "$root" "$build" "$box" "$box_submission" "$class_dir" "$time_limit" "$printed" -- \
