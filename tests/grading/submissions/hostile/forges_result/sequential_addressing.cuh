@@ -37,9 +37,9 @@ RL_NAMESPACE_END
 
 // Hostile: lesson 03's untouched exercise that claims its grade. Before main, it prints the lines
 // the grader once read as a verdict, hands back an "end" to the outputs channel, and exits 0.
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
-#include <unistd.h>
 namespace hostile {
 inline const bool forged = [] {
   std::printf("all 190 cases right\nresult: PASSED\n");

@@ -38,10 +38,10 @@ RL_NAMESPACE_END
 // Hostile: lesson 03's untouched exercise that, before main, opens sockets and tries to reach a
 // host on the internet and a port on this machine.
 #include <arpa/inet.h>
-#include <cstdio>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <cstdio>
 namespace hostile {
 inline const bool reached = [] {
   for (const char* host : {"1.1.1.1", "127.0.0.1"}) {
