@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Hostile submissions are contained and classed (lessons/GRADING.md):
 #   expect_hostile_class.sh BUILD WORK
-# grades, with lessons/grade.sh --class on lesson 03 in the student build BUILD, a class of alice
+# grades, with lessons/grade.sh --class on lesson 03 (sequential addressing) in the student build BUILD, a class of alice
 # (the solution), bob (the untouched exercise) and each submission in
 # tests/grading/submissions/hostile/ (lesson 03's untouched exercise plus code that runs before
 # main), then checks that
@@ -14,9 +14,13 @@ build=$1 work=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 hostile=$root/tests/grading/submissions/hostile
+# The lesson the hostile files are for, found by their file name (lessons may be renumbered).
+exercise=$(ls "$root"/lessons/*/exercise/sequential_addressing.cuh)
+name=$(basename "$(dirname "$(dirname "$exercise")")")
+nn=${name%%_*}
 rm -rf "$work" && mkdir -p "$work/class/alice" "$work/class/bob"
-cp "$root/lessons/03_sequential_addressing/sequential_addressing.cuh" "$work/class/alice/"
-cp "$root/lessons/03_sequential_addressing/exercise/sequential_addressing.cuh" "$work/class/bob/"
+cp "$root/lessons/$name/sequential_addressing.cuh" "$work/class/alice/"
+cp "$exercise" "$work/class/bob/"
 for d in "$hostile"/*/; do cp -r "$d" "$work/class/$(basename "$d")"; done
 # The class folder as it was, every file's bytes; and the places writes_outside aims at.
 snapshot() { (cd "$work/class" && find . -type f -print0 | sort -z | xargs -0 sha256sum; find . | sort); }
@@ -26,7 +30,7 @@ targets=(/tmp/reducelab-hostile-was-here "$HOME/reducelab-hostile" /root/reducel
 for t in "${targets[@]}"; do [ ! -e "$t" ] || fail "$t exists before the test: remove it"; done
 
 start=$SECONDS
-bash "$root/lessons/grade.sh" --class "$work/class" 03 --build "$build" --case-timeout 10 --time-limit 60 \
+bash "$root/lessons/grade.sh" --class "$work/class" "$nn" --build "$build" --case-timeout 10 --time-limit 60 \
   >"$work/class.out" 2>&1 || fail "grade.sh --class failed: $(tail -5 "$work/class.out")"
 cat "$work/class.out"
 echo "graded in $((SECONDS - start)) s"
@@ -35,12 +39,12 @@ csv=$work/class-results.csv
 [ "$(head -1 "$csv")" = "student,lesson,result,first failure,log" ] || fail "CSV header: $(head -1 "$csv")"
 [ "$(($(wc -l <"$csv") - 1))" -eq "$(find "$work/class" -mindepth 1 -maxdepth 1 -type d | wc -l)" ] \
   || fail "the CSV does not have one row per student: $(cat "$csv")"
-grep -q "^alice,03_sequential_addressing,PASSED," "$csv" || fail "alice's solution does not pass: $(grep ^alice "$csv")"
-grep -q "^bob,03_sequential_addressing,FAILED,\"\[lost input\]" "$csv" || fail "bob's exercise: $(grep ^bob "$csv")"
+grep -q "^alice,$name,PASSED," "$csv" || fail "alice's solution does not pass: $(grep ^alice "$csv")"
+grep -q "^bob,$name,FAILED,\"\[lost input\]" "$csv" || fail "bob's exercise: $(grep ^bob "$csv")"
 for d in "$hostile"/*/; do
   who=$(basename "$d")
-  row=$(grep "^$who,03_sequential_addressing," "$csv") || fail "no row for $who"
-  [[ $row == "$who,03_sequential_addressing,FAILED,"* ]] || fail "$who is not FAILED: $row"
+  row=$(grep "^$who,$name," "$csv") || fail "no row for $who"
+  [[ $row == "$who,$name,FAILED,"* ]] || fail "$who is not FAILED: $row"
   while IFS= read -r expect || [ -n "$expect" ]; do
     [ -n "$expect" ] || continue
     grep -qF -- "$expect" <<<"$row" || fail "$who was not classed '$expect': $row"
@@ -53,13 +57,13 @@ diff "$work/before.txt" "$work/after.txt" >&2 || fail "the class folder changed 
 for t in "${targets[@]}"; do [ ! -e "$t" ] || fail "a submission wrote $t"; done
 # The solution's own comment is in alice's file alone: no other student's log may hold it.
 marker="THE IDEA: halve the stride instead of doubling it"
-for log in "$build"/grades/*/03_sequential_addressing.log; do
+for log in "$build"/grades/*/$name.log; do
   [ "$(basename "$(dirname "$log")")" = alice ] && continue
   ! grep -qF "$marker" "$log" || fail "$log holds alice's kernel"
 done
 # reads_classmate lists the class folder: only its own folder may be there.
-seen=$(grep "^found" "$build/grades/reads_classmate/03_sequential_addressing.log" | grep -v "/reads_classmate" || true)
+seen=$(grep "^found" "$build/grades/reads_classmate/$name.log" | grep -v "/reads_classmate" || true)
 [ -z "$seen" ] || fail "reads_classmate found files beside its folder: $seen"
-grep -q "^listing " "$build/grades/reads_classmate/03_sequential_addressing.log" \
+grep -q "^listing " "$build/grades/reads_classmate/$name.log" \
   || fail "reads_classmate's listing is not in its log (did it run?)"
 echo "hostile submissions: each classed, the class graded as if they were not there, nothing outside their folders changed"
