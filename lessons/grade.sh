@@ -12,7 +12,11 @@
 # Options: --case-timeout S (seconds, more than 0, at most 3600; default 20), --backend sim|gpu,
 #          --build DIR (default build-student), --skip-solutions (self-check: leave out "passes
 #          solved", which rebuilds every lesson; CI grades the solutions in its own build instead,
-#          and the broken submissions still go through a submission folder).
+#          and the broken submissions still go through a submission folder), --time-limit S (each
+#          submission's build and run of a lesson, in seconds; default 600), --unsafe (--submission
+#          and --class without the sandbox: for one's own code only).
+# --submission and --class build and run every submission in a sandbox and decide its verdict
+# outside it (lessons/GRADING.md); where the sandbox cannot start they refuse, in one line.
 # Under each lesson's row: the file its kernel was built from (the exercise, a submission's file, or
 # the exercise where the submission has none). Logs: BUILD/grades/LABEL/NN_slug.log, LABEL being
 # "exercises", the submission folder's name, or each student's in --class.
@@ -24,8 +28,11 @@ timeout_s=20
 backend=""
 submission=""
 class=""
+box=""
 self_check=0
 skip_solutions=0
+unsafe=0
+time_limit=600
 lessons=()
 die() { echo "error: $*" >&2; exit 2; }
 # value OPTION WHAT ARGS...: the value after OPTION, which must be there and not be empty.
@@ -42,7 +49,9 @@ while [ $# -gt 0 ]; do
     --build) value "$1" "a folder" "$@"; build=$(realpath -m "$2"); shift 2 ;;
     --self-check) self_check=1; shift ;;
     --skip-solutions) skip_solutions=1; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --unsafe) unsafe=1; shift ;;
+    --time-limit) value "$1" "seconds" "$@"; time_limit=$2; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     [0-9][0-9]) [ -d "$(echo lessons/"$1"_*/)" ] || die "there is no lesson $1 (lessons are 01 to 20)"; lessons+=("$1"); shift ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -50,6 +59,8 @@ done
 [[ $timeout_s =~ ^[0-9]+([.][0-9]+)?$ ]] || die "--case-timeout must be a number of seconds such as 20 (got '$timeout_s')"
 awk "BEGIN { exit !($timeout_s > 0) }" || die "--case-timeout must be more than 0 (got $timeout_s)"
 awk "BEGIN { exit !($timeout_s <= 3600) }" || die "--case-timeout $timeout_s is too large (at most 3600 seconds)"
+[[ $time_limit =~ ^[1-9][0-9]*$ ]] && [ "$time_limit" -le 86400 ] \
+  || die "--time-limit must be a whole number of seconds from 1 to 86400 (got '$time_limit')"
 case $backend in ""|sim|gpu) ;; *) die "--backend must be sim or gpu (got '$backend')" ;; esac
 [ -z "$submission" ] || [ -z "$class" ] || die "give --submission (one student) or --class (every student), not both"
 for d in "$submission" "$class"; do
@@ -61,6 +72,16 @@ done
 # build's optimisation flags (CI's self-check: "-O1 -DNDEBUG" compiles in about half the time of
 # -O3; its untouched exercises fail on their first cases, so the grading's own speed hardly matters).
 [ "${REDUCELAB_SKIP_DEPS:-0}" = 1 ] || bash common/scripts/ensure-deps.sh >&2 || exit 2
+
+source "$root/lessons/sandbox.sh"
+sandbox_limit_shown=$time_limit
+boxed=0
+if [ -n "$submission$class" ] && [ $unsafe -eq 0 ]; then
+  problem=$(sandbox_problem)
+  [ -z "$problem" ] || die "cannot grade submissions safely: $problem (--unsafe grades without a sandbox, for your own code only)"
+  boxed=1
+fi
+
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
 # nvcc compiles the GPU side only where a GPU will run it; elsewhere the simulator grades, and the
 # build takes half the time.
@@ -104,7 +125,117 @@ configure() {
 # The file lesson NAME's kernel was built from, as configure recorded it (BUILD/kernel-sources.txt).
 kernel_source() {
   awk -F'\t' -v name="$1" '$1 == name { print $3 " (" $2 ")"; found = 1 } END { if (!found) print "none: not in this build" }' \
-    "$build/kernel-sources.txt" 2>/dev/null
+    "${box:-$build}/kernel-sources.txt" 2>/dev/null
+}
+
+# grade_boxed NAME LOG: lesson NAME of the submission in $box, built and run in the sandbox, its
+# verdict decided by the trusted build's NAME from the outputs it handed back; sets result, detail
+# and hint. LOG: the verdict, then what the submission printed (shown, never read).
+grade_boxed() {
+  local name=$1 log=$2 seed class outputs=$logs/$name.outputs printed=$logs/$name.printed
+  result=FAILED hint="" detail=""
+  sandboxed "$root" "$build" "$box" "$box_submission" "$class_dir" "$time_limit" "$printed" -- \
+    cmake --build "$build" --target "$name"
+  class=$(sandbox_class "$printed")
+  if [ -n "$class" ] || [ $sandbox_rc -ne 0 ]; then
+    { echo "== the build, in the sandbox =="; cat "$printed"; } >"$log"
+    if [ -n "$class" ]; then
+      detail="[sandbox] the build $class"
+    else
+      result="DOES NOT COMPILE"
+      detail=$(grep -m1 -E "error" "$printed" | sed "s|$root/||g" | cut -c1-220)
+    fi
+    hint="the full log is $log"
+    return
+  fi
+  if ! grep -q -- --grade-check <<<"$("$trusted/$name" --help 2>&1)"; then
+    grade_boxed_claimed "$name" "$log"
+    return
+  fi
+  seed=$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')
+  sandboxed "$root" "$build" "$box" "$box_submission" "$class_dir" "$time_limit" "$printed" -- \
+    "$build/bin/$name" --grade --case-timeout "$timeout_s" ${backend:+--backend "$backend"} \
+    --grade-outputs-fd 3 --grade-seed "$seed" 3>"$outputs"
+  class=$(sandbox_class "$printed")
+  if [ -n "$class" ]; then
+    detail="[sandbox] $class"
+    hint="what it printed is in $log"
+    echo "result: FAILED" >"$log.verdict"
+  else
+    "$trusted/$name" --grade --grade-check "$outputs" --grade-seed "$seed" --case-timeout "$timeout_s" \
+      ${backend:+--backend "$backend"} >"$log.verdict" 2>&1
+    result=$(sed -n 's/^result: //p' "$log.verdict" | tail -1)
+    detail=$(sed -n 's/^first failure: //p' "$log.verdict" | tail -1)
+    local bug
+    bug=$(sed -n 's/^bug class: \([^(]*[^ (]\).*/\1/p' "$log.verdict" | tail -1)
+    [ -z "$bug" ] || detail="[$bug] $detail"
+    hint=$(sed -n 's/^hint: //p' "$log.verdict" | tail -1)
+    [ -n "$result" ] || { result=FAILED; detail="the trusted grader gave no verdict: $(tail -1 "$log.verdict")"; }
+    [ "$result" = SKIPPED ] && detail=$(grep -m1 "no .* version" "$log.verdict")
+  fi
+  { cat "$log.verdict"; [ -z "$class" ] || echo "the sandbox: $class"
+    echo "== what the submission printed (shown, never read for the verdict; cut at $((sandbox_output >> 10)) KiB) =="
+    cat "$printed"; } >"$log"
+  rm -f "$log.verdict" "$printed"
+}
+
+# grade_boxed_claimed NAME LOG: a lesson whose grader still runs in the submission's process (its
+# executable has no --grade-check yet: the lessons that grade their own way), run in the sandbox;
+# its own claim of a pass is UNVERIFIED.
+grade_boxed_claimed() {
+  local name=$1 log=$2 class printed=$logs/$name.printed claim
+  sandboxed "$root" "$build" "$box" "$box_submission" "$class_dir" "$time_limit" "$printed" -- \
+    "$build/bin/$name" --grade --case-timeout "$timeout_s" ${backend:+--backend "$backend"}
+  class=$(sandbox_class "$printed")
+  claim=$(sed -n 's/^result: //p' "$printed" | tail -1)
+  if [ -n "$class" ]; then
+    detail="[sandbox] $class"
+  elif [ "$claim" = PASSED ]; then
+    result=UNVERIFIED
+    detail="the submission's own process says PASSED: this lesson's verdict is not yet decided outside it (lessons/GRADING.md)"
+  elif [ "$claim" = SKIPPED ]; then
+    result=SKIPPED detail=$(grep -m1 "no .* version" "$printed")
+  else
+    detail="(the submission's own report) $(sed -n 's/^first failure: //p' "$printed" | tail -1)"
+  fi
+  hint="what it printed is in $log"
+  { echo "result: $result (this lesson's verdict comes from the submission's own process)"
+    [ -z "$class" ] || echo "the sandbox: $class"
+    echo "== what the submission printed =="; cat "$printed"; } >"$log"
+  rm -f "$printed"
+}
+
+# box_prepare DIR LABEL: the student's own copy of the trusted build ($box), configured for the
+# files in DIR inside the sandbox (CMake reads only their names, but a student's folder is theirs).
+box_prepare() {
+  box=$build/boxes/$2 box_submission=$1
+  logs=$build/grades/$2
+  rm -rf "$box" "$logs"
+  mkdir -p "$box" "$logs"
+  (cd "$build" && tar --exclude=./grades --exclude=./boxes --exclude=./trusted -cf - .) | tar -C "$box" -xf -
+  [ "$(id -u)" -ne 0 ] || chown -R 65534:65534 "$box"
+  sandboxed "$root" "$build" "$box" "$box_submission" "$class_dir" "$time_limit" "$logs/configure.log" -- \
+    cmake -S "$root" -B "$build" "-DREDUCELAB_SUBMISSION=$box_submission"
+  [ $sandbox_rc -eq 0 ] || die "cannot configure the student build in the sandbox (see $logs/configure.log)"
+}
+
+# The trusted build: the exercises' executables, built outside any sandbox from the course's own
+# files; they draw the inputs and decide every verdict (--grade-check).
+build_trusted() {
+  configure "" trusted
+  local name
+  trusted=$build/trusted
+  rm -rf "$trusted" && mkdir -p "$trusted"
+  cmake --build "$build" --target reducelab_sandbox_watch >"$logs/sandbox_watch.log" 2>&1 \
+    || die "the sandbox's watch does not build (see $logs/sandbox_watch.log): not a student's error"
+  cp "$build/bin/reducelab_sandbox_watch" "$trusted/"
+  sandbox_watch=$trusted/reducelab_sandbox_watch
+  for name in $(selected); do
+    grep -q "^$name: " <<<"$(cmake --build "$build" --target help 2>/dev/null)" || continue
+    cmake --build "$build" --target "$name" >"$logs/$name.log" 2>&1 \
+      || die "the trusted build of $name does not build (see $logs/$name.log): not a student's error"
+    cp "$build/bin/$name" "$trusted/"
+  done
 }
 
 # grade_all LABEL: builds and grades each selected lesson; prints a table; sets passed/failed/skipped
@@ -120,6 +251,8 @@ grade_all() {
       # Not configured here: lesson 17 exists only where CUDA and NCCL were found.
       result=SKIPPED
       detail="this build has no $name (it needs CUDA and NCCL): no version to grade here"
+    elif [ $boxed -eq 1 ]; then
+      grade_boxed "$name" "$log"
     elif ! cmake --build "$build" --target "$name" >"$log" 2>&1; then
       result="DOES NOT COMPILE"
       detail=$(grep -m1 -E "error" "$log" | sed "s|$root/||g" | cut -c1-220)
@@ -181,6 +314,9 @@ if [ $self_check -eq 1 ]; then
   chosen=("${lessons[@]}")
   diagnosed=0
   for case_dir in tests/grading/submissions/*/; do
+    # hostile/: submissions that attack the grader, graded in the sandbox only (--class; their test
+    # is tests/grading/expect_hostile_class.sh), never by the self-check, which runs none.
+    [ "$(basename "$case_dir")" != hostile ] || continue
     want=$(cat "$case_dir/LESSON")
     # With lessons named (--self-check 13 14), only their broken submissions.
     if [ ${#chosen[@]} -gt 0 ] && ! printf '%s\n' "${chosen[@]}" | grep -qx "$want"; then continue; fi
@@ -208,10 +344,16 @@ fi
 if [ -n "$class" ]; then
   results=$(realpath -m "$class")-results.csv
   echo "student,lesson,result,first failure,log" >"$results"
+  class_dir=$(realpath "$class")
+  [ $boxed -eq 0 ] || build_trusted
   for student in "$class"/*/; do
     student=${student%/}
     echo "== $(basename "$student") =="
-    configure "$(realpath "$student")" "$(basename "$student")"
+    if [ $boxed -eq 1 ]; then
+      box_prepare "$(realpath "$student")" "$(basename "$student")"
+    else
+      configure "$(realpath "$student")" "$(basename "$student")"
+    fi
     : >"$rows"
     grade_all "$(basename "$student")"
     cat "$rows" >>"$results"
@@ -221,7 +363,13 @@ if [ -n "$class" ]; then
   exit 0
 fi
 
-if [ -n "$submission" ]; then
+if [ -n "$submission" ] && [ $boxed -eq 1 ]; then
+  class_dir=-
+  build_trusted
+  box_prepare "$(realpath "$submission")" "$(basename "$(realpath "$submission")")"
+  grade_all "$(basename "$(realpath "$submission")")"
+  echo "built and run in the sandbox, in ${box#"$root"/}; ${build#"$root"/} still builds the exercises"
+elif [ -n "$submission" ]; then
   configure "$(realpath "$submission")" "$(basename "$(realpath "$submission")")"
   grade_all "$(basename "$(realpath "$submission")")"
   echo "${build#"$root"/} now builds $(realpath "$submission")'s files: lessons/grade.sh without --submission, or" \

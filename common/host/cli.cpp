@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace rl {
@@ -217,6 +218,19 @@ RunOptionParser::RunOptionParser(CLI::App& app, RunOptionSet set) : set_(std::mo
                    "--grade: seconds without progress that count as a hang (default 20)")
         ->type_name("SECONDS");
   }
+  if (w & opt_grade_record) {
+    app.add_option("--grade-outputs-fd", grade_outputs_fd_,
+                   "--grade in lessons/grade.sh's sandbox: write each case's raw output to this "
+                   "open file descriptor for the trusted grader")
+        ->type_name("FD");
+    app.add_option("--grade-check", base_.grade_check,
+                   "--grade on the trusted side: judge a submission's outputs (from "
+                   "--grade-outputs-fd) in this file; runs no kernel")
+        ->type_name("FILE");
+    app.add_option("--grade-seed", grade_seed_,
+                   "--grade: draw the graded inputs from this seed (default: the fixed seeds)")
+        ->type_name("SEED");
+  }
 }
 
 RunOptions RunOptionParser::resolve() const {
@@ -265,6 +279,20 @@ RunOptions RunOptionParser::resolve() const {
   }
   if (!case_timeout_.empty())
     o.case_timeout_s = parse_seconds(case_timeout_, "--case-timeout", 3600);
+  if (!grade_outputs_fd_.empty())
+    o.grade_outputs_fd =
+        static_cast<int>(parse_count(grade_outputs_fd_, "--grade-outputs-fd", 1023));
+  if (!grade_seed_.empty())
+    o.grade_seed = parse_count(grade_seed_, "--grade-seed", ~std::uint64_t{0});
+  if ((o.grade_outputs_fd >= 0 || !o.grade_check.empty() || !grade_seed_.empty()) && !o.grade)
+    throw UsageError("--grade-outputs-fd, --grade-check and --grade-seed go with --grade");
+  if (o.grade_outputs_fd >= 0 && !o.grade_check.empty())
+    throw UsageError(
+        "--grade-outputs-fd runs the kernel and --grade-check judges outputs: not both");
+  if (o.grade_outputs_fd >= 0 && ::fcntl(o.grade_outputs_fd, F_GETFD) < 0)
+    throw UsageError("--grade-outputs-fd " + grade_outputs_fd_ + " is not an open file descriptor");
+  if (!o.grade_check.empty() && ::access(o.grade_check.c_str(), R_OK) != 0)
+    throw UsageError("--grade-check: cannot read " + o.grade_check);
   check_grade_values(o, !hint_.empty());
   validate(o);
   if (!o.json_path.empty()) check_output_path(o.json_path, "--json");

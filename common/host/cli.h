@@ -61,6 +61,13 @@ struct RunOptions {
   unsigned hint = 0;  // print this graded hint of the lesson's exercise and stop
   // --grade: seconds without progress after which the kernel counts as hung
   double case_timeout_s = 20;
+  // --grade in the sandbox: write the cases' raw outputs to this open file descriptor for the
+  // trusted grader (common/host/grade_record.h); -1: none
+  int grade_outputs_fd = -1;
+  // --grade on the trusted side: judge the outputs in this file instead of running a kernel
+  std::string grade_check;
+  // --grade: the inputs come from this seed (0: the fixed grade_seeds)
+  std::uint64_t grade_seed = 0;
 };
 
 // Whether simulated launches check races: as asked, else only when grading.
@@ -105,22 +112,23 @@ void check_output_path(const std::string& path, std::string_view option);
 
 // Which of the shared options a program takes: its --help lists these and no others.
 enum RunOption : unsigned {
-  opt_n = 1u << 0,           // --n
-  opt_block = 1u << 1,       // --block
-  opt_reps = 1u << 2,        // --reps
-  opt_seed = 1u << 3,        // --seed
-  opt_dist = 1u << 4,        // --dist
-  opt_json = 1u << 5,        // --json
-  opt_trace = 1u << 6,       // --trace
-  opt_check_only = 1u << 7,  // --check-only
-  opt_backend = 1u << 8,     // --backend
-  opt_sim = 1u << 9,         // --sim-schedule, --sim-threads, --sim-progress, --sim-no-limit
-  opt_racecheck = 1u << 10,  // --sim-racecheck, --no-sim-racecheck
-  opt_grade = 1u << 11,      // --grade, --hint, --case-timeout
+  opt_n = 1u << 0,              // --n
+  opt_block = 1u << 1,          // --block
+  opt_reps = 1u << 2,           // --reps
+  opt_seed = 1u << 3,           // --seed
+  opt_dist = 1u << 4,           // --dist
+  opt_json = 1u << 5,           // --json
+  opt_trace = 1u << 6,          // --trace
+  opt_check_only = 1u << 7,     // --check-only
+  opt_backend = 1u << 8,        // --backend
+  opt_sim = 1u << 9,            // --sim-schedule, --sim-threads, --sim-progress, --sim-no-limit
+  opt_racecheck = 1u << 10,     // --sim-racecheck, --no-sim-racecheck
+  opt_grade = 1u << 11,         // --grade, --hint, --case-timeout
+  opt_grade_record = 1u << 12,  // --grade-outputs-fd, --grade-check, --grade-seed
 };
 inline constexpr unsigned lesson_options = opt_n | opt_block | opt_reps | opt_seed | opt_dist |
                                            opt_json | opt_trace | opt_check_only | opt_backend |
-                                           opt_sim | opt_racecheck | opt_grade;
+                                           opt_sim | opt_racecheck | opt_grade | opt_grade_record;
 
 struct RunOptionSet {
   unsigned which = lesson_options;
@@ -146,7 +154,7 @@ class RunOptionParser {
   bool racecheck_ = false;
   std::string n_, block_ = "256", reps_, seed_ = "20240601", backend_, dist_ = "uniform",
                   schedule_ = "lane-order";
-  std::string sim_threads_, sim_progress_, hint_, case_timeout_;
+  std::string sim_threads_, sim_progress_, hint_, case_timeout_, grade_outputs_fd_, grade_seed_;
 };
 
 // Parses argv with CLI11; a parse error, or an option given an empty value, becomes a UsageError.

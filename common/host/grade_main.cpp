@@ -1,15 +1,21 @@
 #include "common/host/grade_main.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
+#include <tuple>
 
 #include "common/host/fault_report.h"
+#include "common/host/grade_record.h"
 #include "common/host/grading.h"
 #include "common/host/harness.h"
 #include "common/host/hints.h"
+#include "common/host/input.h"
+#include "common/host/reference.h"
 #include "common/host/sim_bridge.h"
 #include "common/host/table.h"
 #include "common/host/watchdog.h"
@@ -59,16 +65,143 @@ void report_failure(const Reporter& reporter, BugClass bug, const std::string& f
 
 }  // namespace
 
+namespace {
+
+// The trusted side of `--grade --grade-check FILE`: replays a submission's recorded outputs through
+// the graded cases, with this build's own inputs (from --grade-seed) and references.
+struct NoRecord {
+  std::string why;
+};
+
+std::string ending(const Recorded& rec) {
+  if (rec.end == "silent") return "silent";
+  if (rec.end.rfind("signal ", 0) == 0) {
+    const int sig = std::stoi(rec.end.substr(7));
+    return "the program was killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+  }
+  if (rec.end.rfind("exit ", 0) == 0)
+    return "the program exited with code " + rec.end.substr(5) + " before this case";
+  return "the program stopped without handing back this case's output";
+}
+
+int check_recorded(std::ostream& out, const std::string& program_path, int number,
+                   const std::vector<Plan>& mine, const RunOptions& options,
+                   const LessonExtras& extras) {
+  const Plan& own = mine.front();
+  out << "checking lesson " << (number < 10 ? "0" : "") << number << " " << own.slug
+      << ": the submission's outputs in " << options.grade_check
+      << " against this grader's own inputs (seed " << options.grade_seed << ") and references\n";
+  std::ostringstream banner;
+  auto device = open_device(options, banner);
+  out << banner.str().substr(0, banner.str().find('\n')) << '\n';
+  const Backend backend = device->backend();
+  const DeviceShape shape = device->shape();
+  // a few kilobytes for a whole grade; anything near this is not a grade's outputs
+  const Recorded rec = read_recorded(options.grade_check, std::size_t{4} << 20);
+
+  std::string result = "FAILED", failure, last_case;
+  BugClass bug = BugClass::crash;
+  int code = exit_failed;
+  bool any = false;
+  for (const Plan& r : mine) any = any || r.backend == backend;
+  if (!any) {
+    result = "SKIPPED", code = exit_skipped;
+    out << "this lesson calls NVIDIA's compiled libraries: it has no " << to_string(backend)
+        << " version to grade\n";
+  } else if (!rec.malformed.empty()) {
+    failure =
+        "the outputs the submission handed back are not in the grader's format: " + rec.malformed;
+  } else if (rec.backend.empty() && rec.cases.empty()) {
+    failure = "the submission handed back no outputs (" +
+              (rec.end.empty() ? std::string("it stopped before its first case") : ending(rec)) +
+              ")";
+  } else if (rec.backend != std::string(to_string(backend))) {
+    failure = "the submission ran on the " + rec.backend + " backend; this grade is on the " +
+              std::string(to_string(backend));
+  } else {
+    std::size_t next = 0;
+    std::map<std::tuple<std::uint64_t, std::uint64_t, int>, Reference> references;
+    const CaseRunner replay = [&](int pass, std::size_t p, std::size_t i, const Plan& r,
+                                  const GradeCase& c) -> CaseResult {
+      if (next >= rec.cases.size()) throw NoRecord{ending(rec)};
+      const RecordedCase& got = rec.cases[next++];
+      if (got.pass != pass || got.plan != p || got.index != i)
+        throw NoRecord{"the submission handed back case " + std::to_string(got.index) +
+                       " of pass " + std::to_string(got.pass) + " where case " + std::to_string(i) +
+                       " of pass " + std::to_string(pass) + " belongs"};
+      if (got.error) throw std::runtime_error(got.message);
+      const auto key = std::make_tuple(c.n, c.seed, static_cast<int>(c.distribution));
+      auto ref = references.find(key);
+      if (ref == references.end()) {
+        std::vector<float> input(static_cast<std::size_t>(c.n));
+        fill_run_input(input, c.seed, c.distribution);
+        ref = references.emplace(key, reference_sum(input)).first;
+      }
+      CaseResult res;
+      res.plan = r;
+      res.n = c.n;
+      res.block = c.block;
+      const double value = std::bit_cast<float>(got.bits);
+      const std::uint64_t depth = r.depth(c.n, c.block, shape);
+      res.check = {value, ref->second, tolerance(ref->second, depth),
+                   within_tolerance(value, ref->second, depth)};
+      return res;
+    };
+    try {
+      const Grade g = grade_with(mine, backend, options.grade_seed, replay,
+                                 [&](const std::string& c) { last_case = c; });
+      if (!g.passed) {
+        failure = g.failure, bug = g.bug;
+      } else if (extras.target && rec.target != "ok") {
+        bug = BugClass::too_slow;
+        failure = rec.target && rec.target->size() > 5 ? rec.target->substr(5)
+                                                       : "the speed target was never measured";
+      } else {
+        result = "PASSED", code = exit_ok;
+        out << "all " << g.cases_run + (extras.target ? 1 : 0) << " cases right\n";
+      }
+    } catch (const NoRecord& missing) {
+      if (missing.why == "silent") {
+        bug = BugClass::hang;
+        failure = last_case + ": no progress for " + general(options.case_timeout_s, 3) +
+                  " s, so the grader stopped it: the kernel hangs (a loop whose condition never "
+                  "changes, or threads waiting for others that never come)";
+      } else {
+        failure = last_case + ": " + missing.why;
+      }
+    }
+  }
+  out << "result: " << result << '\n';
+  if (code == exit_failed) {
+    const unsigned hint = hint_for(number, bug);
+    out << "bug class: " << to_string(bug) << " (" << bug_meaning(bug) << ")\n";
+    out << "first failure: " << failure << '\n';
+    out << "hint: " << program_path << " --hint " << hint
+        << "   (the one for this class of bug; all of them, "
+        << "from a nudge to nearly the answer: " << hints_path(number) << ")\n";
+  }
+  return code;
+}
+
+}  // namespace
+
 int grade_lesson(std::ostream& out, const std::string& program_path, int number,
                  const std::vector<Plan>& mine, const RunOptions& options,
                  const LessonExtras& extras) {
+  if (!options.grade_check.empty())
+    return check_recorded(out, program_path, number, mine, options, extras);
   const Plan& own = mine.front();
-  return grade_in_child(
+  // In the sandbox: every case's raw output goes to the trusted grader too (grade_record.h).
+  const int fd = options.grade_outputs_fd;
+  const Reporter record(fd);
+  const int code = grade_in_child(
       out, program_path, number, std::string(own.slug), std::string(own.source),
-      options.case_timeout_s, [&](const Reporter& reporter) {
+      options.case_timeout_s,
+      [&](const Reporter& reporter) {
         std::ostringstream banner;
         auto device = open_device(options, banner);
         reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
+        if (fd >= 0) record.say("backend " + std::string(to_string(device->backend())));
         bool any = false;
         for (const Plan& r : mine) any = any || r.backend == device->backend();
         if (!any) {
@@ -77,25 +210,35 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
           return exit_skipped;
         }
         const auto progress = [&](const std::string& c) { reporter.say("case " + c); };
-        const Grade g = grade_plans(*device, mine, options, progress);
+        const auto seen = [&](int pass, std::size_t plan, std::size_t index, const CaseResult* r,
+                              const char* error) {
+          if (fd < 0) return;
+          record.say(r ? recorded_out(pass, plan, index, static_cast<float>(r->check.got))
+                       : recorded_error(pass, plan, index, error));
+        };
+        const Grade g = grade_plans(*device, mine, options, progress, options.grade_seed, seen);
         if (!g.passed) {
           report_failure(reporter, g.bug, g.failure);
           return exit_failed;
         }
         if (extras.target) {
           if (const auto why = extras.target(*device, options, progress)) {
+            if (fd >= 0) record.say("target fail " + *why);
             report_failure(reporter, BugClass::too_slow, *why);
             return exit_failed;
           }
+          if (fd >= 0) record.say("target ok");
         }
         reporter.say("pass " + std::to_string(g.cases_run + (extras.target ? 1 : 0)) + " cases");
         return exit_ok;
-      });
+      },
+      fd >= 0 ? &record : nullptr);
+  return code;
 }
 
 int grade_in_child(std::ostream& out, const std::string& program_path, int number,
                    const std::string& slug, const std::string& source, double case_timeout_s,
-                   const std::function<int(const Reporter&)>& work) {
+                   const std::function<int(const Reporter&)>& work, const Reporter* record) {
   out << "grading lesson " << (number < 10 ? "0" : "") << number << " " << slug << " ("
       << (source.empty() ? std::string("its kernel header") : source) << "), " << case_timeout_s
       << " s without progress counts as a hang\n";
@@ -108,6 +251,10 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
       },
       case_timeout_s);
 
+  if (record)
+    record->say(run.end == WatchedRun::End::silent      ? std::string("end silent")
+                : run.end == WatchedRun::End::signalled ? "end signal " + std::to_string(run.code)
+                                                        : "end exit " + std::to_string(run.code));
   const Said s = read_lines(run.lines);
   if (!s.backend.empty()) out << s.backend << '\n';
   std::string result = "FAILED", failure;

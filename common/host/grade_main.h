@@ -23,7 +23,9 @@ namespace rl {
 inline constexpr int exit_skipped = 77;
 
 // `extras.target`, where the lesson has one, is graded after the correctness cases (a miss is
-// BugClass::too_slow).
+// BugClass::too_slow). With options.grade_outputs_fd, every case's raw output also goes to that file
+// descriptor; with options.grade_check, no kernel runs: the outputs recorded in that file are judged
+// against this build's own inputs and references (common/host/grade_record.h).
 int grade_lesson(std::ostream& out, const std::string& program_path, int number,
                  const std::vector<Plan>& mine, const RunOptions& options,
                  const LessonExtras& extras = {});
@@ -36,9 +38,12 @@ class Reporter;
 // progress), then "pass <N cases>", "fail <one line>" (after "bug <tag>", or the line's words say
 // the class: classify_failure_line) or "skip <why>"; it returns exit_ok, exit_failed or
 // exit_skipped. `source` names the graded file. Prints the verdict lines; returns 0, 1 or 77.
+// `record` (where given: the sandboxed run of grade_lesson) is told how the child ended, in
+// grade_record.h's "end" line.
 int grade_in_child(std::ostream& out, const std::string& program_path, int number,
                    const std::string& slug, const std::string& source, double case_timeout_s,
-                   const std::function<int(const Reporter&)>& work);
+                   const std::function<int(const Reporter&)>& work,
+                   const Reporter* record = nullptr);
 
 // --hint N where it was given: prints hint N of lesson `number` and returns true (the program then
 // stops).

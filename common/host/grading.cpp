@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <exception>
+#include <iterator>
 #include <string_view>
 
 #include "common/host/sim_bridge.h"
@@ -16,23 +17,38 @@ std::vector<std::uint64_t> graded_sizes(bool huge) {
   return s;
 }
 
-std::vector<GradeCase> graded_cases(bool huge) {
+namespace {
+
+// splitmix64's finaliser: each of the three seeds drawn apart from one base.
+std::uint64_t mixed(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+std::vector<GradeCase> graded_cases(bool huge, std::uint64_t base_seed) {
+  std::uint64_t seeds[std::size(grade_seeds)];
+  for (std::size_t i = 0; i < std::size(seeds); ++i)
+    seeds[i] = base_seed == 0 ? grade_seeds[i] : mixed(base_seed + i);
   std::vector<GradeCase> cases;
   for (std::uint64_t n : graded_sizes(huge)) {
-    for (std::uint64_t seed : grade_seeds) {
+    for (std::uint64_t seed : seeds) {
       // big sizes once: they cover every block anyway
-      if (n > (1u << 16) && seed != grade_seeds[0]) continue;
+      if (n > (1u << 16) && seed != seeds[0]) continue;
       cases.push_back({n, 256, seed, Distribution::uniform, false});
     }
     // Exact data: integers 1..8 see a single lost element up to 2^20 (beyond, their sums pass
     // 2^24); spikes see a lost run of 256 elements at any size, where the tolerance above cannot.
-    if (n <= (1u << 20)) cases.push_back({n, 256, grade_seeds[1], Distribution::integers, true});
-    cases.push_back({n, 256, grade_seeds[0], Distribution::spikes, true});
+    if (n <= (1u << 20)) cases.push_back({n, 256, seeds[1], Distribution::integers, true});
+    cases.push_back({n, 256, seeds[0], Distribution::spikes, true});
   }
   for (unsigned block : {32u, 64u, 128u, 512u, 1024u})
     for (std::uint64_t n :
          {std::uint64_t{block} + 1, std::uint64_t{1000}, std::uint64_t{block} * 67 - 3})
-      cases.push_back({n, block, grade_seeds[2], Distribution::positive, false});
+      cases.push_back({n, block, seeds[2], Distribution::positive, false});
   return cases;
 }
 
@@ -240,14 +256,16 @@ std::string label(const Plan& r, const GradeCase& c) {
 }
 
 // Runs the cases until one fails; returns that failure (or nullopt) and counts the cases run.
-std::optional<Failure> first_failure(Device& device, const Plan& r,
-                                     const std::vector<GradeCase>& cases, std::size_t& count,
+std::optional<Failure> first_failure(const CaseRunner& run, int pass, std::size_t plan_index,
+                                     const Plan& r, const std::vector<GradeCase>& cases,
+                                     std::size_t& count,
                                      const std::function<void(const std::string&)>& progress) {
-  for (const GradeCase& c : cases) {
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const GradeCase& c = cases[i];
     progress(label(r, c));
     ++count;
     try {
-      if (auto f = diagnose(run_graded_case(device, r, c), c))
+      if (auto f = diagnose(run(pass, plan_index, i, r, c), c))
         return Failure{f->bug, label(r, c) + ": " + f->why};
       // the simulator's report: which race, barrier, block and thread
     } catch (const std::exception& e) {
@@ -259,47 +277,69 @@ std::optional<Failure> first_failure(Device& device, const Plan& r,
 
 }  // namespace
 
-Grade grade_plans(Device& device, const std::vector<Plan>& plans, const RunOptions& options,
-                  const std::function<void(const std::string&)>& progress) {
+Grade grade_with(const std::vector<Plan>& plans, Backend backend, std::uint64_t base_seed,
+                 const CaseRunner& run, const std::function<void(const std::string&)>& progress) {
   Grade g;
-  const auto cases = graded_cases(device.backend() == Backend::gpu);
-  for (const Plan& r : plans) {
-    if (r.backend != device.backend()) continue;
-    if (auto f = first_failure(device, r, cases, g.cases_run, progress)) {
+  const auto cases = graded_cases(backend == Backend::gpu, base_seed);
+  for (std::size_t p = 0; p < plans.size(); ++p) {
+    if (plans[p].backend != backend) continue;
+    if (auto f = first_failure(run, 0, p, plans[p], cases, g.cases_run, progress)) {
       g.failure = f->why;
       g.bug = f->bug;
       return g;
     }
   }
-  if (device.backend() == Backend::sim) {
+  if (backend == Backend::sim) {
     // A kernel can be right only because threads happen to run in lane order. The same cases up to
     // 2^16+1, with the threads of each block resumed in the other orders, expose that race.
     std::vector<GradeCase> small;
     for (const GradeCase& c : cases)
       if (c.n <= (1u << 16) + 1) small.push_back(c);
-    for (SimSchedule s : {SimSchedule::reverse_lanes, SimSchedule::shuffled}) {
-      RunOptions o = options;
-      o.schedule = s;
-      apply_simulator_options(o);
-      for (const Plan& r : plans) {
-        if (r.backend != device.backend()) continue;
-        if (auto f = first_failure(device, r, small, g.cases_run, progress)) {
+    for (const int pass : {1, 2}) {
+      for (std::size_t p = 0; p < plans.size(); ++p) {
+        if (plans[p].backend != backend) continue;
+        if (auto f = first_failure(run, pass, p, plans[p], small, g.cases_run, progress)) {
           // A kernel error here (a race the detector saw only in this order) keeps its own class.
           const bool wrong = f->bug == BugClass::lost_input || f->bug == BugClass::integer_only ||
                              f->bug == BugClass::never_written;
           g.bug = wrong ? BugClass::thread_order : f->bug;
           g.failure = std::string("right in lane order, wrong when the threads run in ") +
-                      (s == SimSchedule::shuffled ? "shuffled" : "reverse") +
+                      (pass == 2 ? "shuffled" : "reverse") +
                       " order: a race (a read that no barrier orders after the write it needs). " +
                       f->why;
-          apply_simulator_options(options);
           return g;
         }
       }
     }
-    apply_simulator_options(options);
   }
   g.passed = true;
+  return g;
+}
+
+Grade grade_plans(Device& device, const std::vector<Plan>& plans, const RunOptions& options,
+                  const std::function<void(const std::string&)>& progress, std::uint64_t base_seed,
+                  const std::function<void(int pass, std::size_t plan, std::size_t index,
+                                           const CaseResult*, const char* error)>& seen) {
+  int schedule_pass = 0;
+  const CaseRunner run = [&](int pass, std::size_t p, std::size_t i, const Plan& r,
+                             const GradeCase& c) {
+    if (pass != schedule_pass) {
+      RunOptions o = options;
+      o.schedule = pass == 2 ? SimSchedule::shuffled : SimSchedule::reverse_lanes;
+      apply_simulator_options(o);
+      schedule_pass = pass;
+    }
+    try {
+      CaseResult result = run_graded_case(device, r, c);
+      if (seen) seen(pass, p, i, &result, nullptr);
+      return result;
+    } catch (const std::exception& e) {
+      if (seen) seen(pass, p, i, nullptr, e.what());
+      throw;
+    }
+  };
+  Grade g = grade_with(plans, device.backend(), base_seed, run, progress);
+  if (schedule_pass != 0) apply_simulator_options(options);
   return g;
 }
 

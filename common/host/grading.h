@@ -32,7 +32,9 @@ std::vector<std::uint64_t> graded_sizes(bool huge);
 // In order, smallest first within each group: every size with three seeds (one above 2^16), then
 // exact integer data at each size up to 2^20, then exact spikes (Distribution::spikes) at every
 // size; and every other block size one past a block, at 1000 and at 67 blocks less three.
-std::vector<GradeCase> graded_cases(bool huge);
+// `base_seed` 0 keeps grade_seeds; any other value (the trusted grader's fresh draw, --grade-seed)
+// derives the three seeds from it, so a submission cannot know its inputs before it runs.
+std::vector<GradeCase> graded_cases(bool huge, std::uint64_t base_seed = 0);
 
 // "n=257 block=256 seed=1 uniform"
 std::string describe(const GradeCase& c);
@@ -99,12 +101,28 @@ struct Grade {
   BugClass bug = BugClass::crash;  // when failed
 };
 
+// One run of a graded case: `pass` 0 in lane order, 1 and 2 the simulator's reruns in reverse and
+// shuffled order; `plan` and `index` say which plan of the list and which case. Returns the result
+// or throws the kernel's error. grade_plans runs the kernel; the trusted grader replays a
+// submission's recorded outputs instead (common/host/grade_record.h).
+using CaseRunner = std::function<CaseResult(int pass, std::size_t plan, std::size_t index,
+                                            const Plan& p, const GradeCase& c)>;
+
+// grade_plans' cases and order over any runner; `sim` says whether the reruns in the other thread
+// orders belong to the grade (they do on the simulator).
+Grade grade_with(const std::vector<Plan>& plans, Backend backend, std::uint64_t base_seed,
+                 const CaseRunner& run, const std::function<void(const std::string&)>& progress);
+
 // `progress` is told each case before it runs (so a watchdog can tell a hang from slow work).
 // Kernel errors the simulator throws (a race its detector names when `options` turn it on, a
 // barrier not reached, a bad mask) become the failure line. On the simulator, a kernel that passes
 // is run again under the other two schedules: a result that changes with the order of the threads
 // is a race the detector could not see (memory not named through checked views).
+// `run` (where given) sees every case's result as it comes (the submission's side records it).
 Grade grade_plans(Device& device, const std::vector<Plan>& plans, const RunOptions& options,
-                  const std::function<void(const std::string&)>& progress);
+                  const std::function<void(const std::string&)>& progress,
+                  std::uint64_t base_seed = 0,
+                  const std::function<void(int pass, std::size_t plan, std::size_t index,
+                                           const CaseResult*, const char* error)>& seen = {});
 
 }  // namespace rl

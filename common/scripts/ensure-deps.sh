@@ -5,6 +5,9 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libboost-context-dev catch2 libcli11-dev nlohmann-json3-dev)
 # clang-format: the test "sources are clang-formatted" checks every C++/CUDA file with it.
 packages+=(clang-format)
+# lessons/grade.sh builds and runs every submission of --class and --submission in a bubblewrap
+# sandbox (lessons/GRADING.md).
+packages+=(bubblewrap)
 # The viewer: Dear ImGui (its GLFW and OpenGL3 backends are inside libimgui.a), GLFW, stb for PNGs,
 # and Xvfb with Mesa's software renderer so its screenshot tests run without a display.
 packages+=(libimgui-dev libglfw3-dev libstb-dev xvfb xauth libgl1-mesa-dri)

@@ -327,7 +327,7 @@ int lesson(int argc, const char* const* argv) {
   CLI::App app(title, program);
   // No --trace (lesson 11's kernel does the local work: trace it there) and no simulator options
   // (NCCL has no simulator).
-  RunOptionSet set{lesson_options & ~(opt_trace | opt_sim | opt_racecheck)};
+  RunOptionSet set{lesson_options & ~(opt_trace | opt_sim | opt_racecheck | opt_grade_record)};
   set.n_help =
       "floats in all, split over the GPUs: 1000, 2^30 or 2^30+3 (default: 2^28 per GPU, see "
       "--n-per-gpu)";

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Student mode says what it built, and keeps each student's logs apart (lessons/README.md, "For instructors"):
+# Student mode says what it built, and keeps each student's logs apart (lessons/README.md, "For
+# instructors"; lessons/GRADING.md):
 #   expect_class_grading.sh BUILD WORK
 # grades a class of two students on lesson 03 in the student build BUILD (alice submits the
 # solution, bob the read past shared memory), then one student with --submission, and checks that
@@ -52,14 +53,18 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   grep -q "no CUDA compiler" "$alice_log" && fail "the log blames a missing CUDA compiler: $(head -3 "$alice_log")"
 fi
 
-# One student: the row names the file, and the last line says what the build now holds.
+# One student, in the sandbox: the row names the file, the build itself still builds the exercises.
 bash "$root/lessons/grade.sh" --submission "$work/class/bob" 03 --build "$build" --backend sim --case-timeout 10 \
   >"$work/one.out" 2>&1
 cat "$work/one.out"
 grep -qF "kernel: $(shown "$work/class/bob/lessons/03/exercise/sequential_addressing.cuh") (submission)" "$work/one.out" \
   || fail "--submission: the row does not name the file"
-grep -qF "now builds $work/class/bob's files" "$work/one.out" || fail "--submission: no word on what the build now holds"
-[ -f "$build/grades/bob/03_sequential_addressing.log" ] || fail "--submission: no log in $build/grades/bob/"
+grep -qF "built and run in the sandbox" "$work/one.out" || fail "--submission: no word on the sandbox"
+grep -q "^result: FAILED" "$build/grades/bob/03_sequential_addressing.log" || fail "--submission: no verdict in $build/grades/bob/"
+# --unsafe: the build itself builds the submission, and its last line says so.
+bash "$root/lessons/grade.sh" --unsafe --submission "$work/class/bob" 03 --build "$build" --backend sim --case-timeout 10 \
+  >"$work/unsafe.out" 2>&1
+grep -qF "now builds $work/class/bob's files" "$work/unsafe.out" || fail "--unsafe --submission: no word on what the build now holds"
 # A configure that keeps the submission from the cache is a warning, not silence.
 cmake -B "$build" "$root" >"$work/again.out" 2>&1 || fail "reconfigure failed: $(tail -5 "$work/again.out")"
 # (CMake wraps a warning's lines: read it as one.)

@@ -8,7 +8,9 @@ root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 cd "$root"
 rm -rf .carry && mkdir -p .carry/debs .carry/root .carry/boost-full
 (cd .carry/debs && apt-get download catch2 libcli11-dev nlohmann-json3-dev libboost-context1.74-dev \
-   libboost-context1.74.0 libboost1.74-dev >/dev/null)
+   libboost-context1.74.0 libboost1.74-dev bubblewrap >/dev/null)
+# lessons/grade.sh's sandbox (the `hostile` step): Debian's bwrap, run from .carry/root/usr/bin.
+dpkg -x .carry/debs/bubblewrap_*.deb .carry/root
 for deb in .carry/debs/catch2_*.deb .carry/debs/libcli11-dev_*.deb .carry/debs/nlohmann-json3-dev_*.deb \
            .carry/debs/libboost-context1.74-dev_*.deb; do
   dpkg -x "$deb" .carry/root

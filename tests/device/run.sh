@@ -2,7 +2,7 @@
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
 #   bash tests/device/run.sh build test sanitize ladder bench sweep ops axes rows torch beyond grade nccl
-#                            bugs hopper hopper-api profile timeline latency
+#                            bugs hopper hopper-api profile timeline latency hostile
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -207,6 +207,18 @@ for step in "${steps[@]}"; do
       REDUCELAB_SKIP_DEPS=1 REDUCELAB_CMAKE_ARGS="-DBoost_USE_STATIC_LIBS=ON" \
         bash lessons/grade.sh --self-check --build build-grade --case-timeout 60 >"$out/grade.log" 2>&1 || status=1
       grep -E "^(==|[0-9][0-9]_|score|self-check|reported|error)" "$out/grade.log"
+      ;;
+    hostile)
+      # Issue 26 on the GPU: tests/grading/submissions/hostile graded with --class, each submission
+      # built and run in the sandbox with the GPU's device files added, beside the solution (which
+      # must pass on the GPU) and the untouched exercise; each classed, nothing outside their
+      # folders changed (lessons/GRADING.md). bwrap comes in .carry (tests/device/pack-carry.sh).
+      note "hostile submissions, sandboxed, on the GPU"
+      PATH=$root/.carry/root/usr/bin:$PATH REDUCELAB_SKIP_DEPS=1 REDUCELAB_CMAKE_ARGS="-DBoost_USE_STATIC_LIBS=ON" \
+        bash tests/grading/expect_hostile_class.sh "$root/build-hostile" "$out/hostile" >"$out/hostile.log" 2>&1 \
+        || status=1
+      grep -E "^(== |[0-9][0-9]_|FAIL|hostile submissions|graded in)|^[a-z_0-9]+: " "$out/hostile.log"
+      cp "$out/hostile/class-results.csv" "$out/hostile-results.csv" 2>/dev/null || true
       ;;
     nccl)
       # Lesson 17: its GPU tests (skipped below two GPUs), one process per GPU, then the scaling at

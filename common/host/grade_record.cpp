@@ -1,0 +1,120 @@
+#include "common/host/grade_record.h"
+
+#include <bit>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace rl {
+
+std::string recorded_out(int pass, std::size_t plan, std::size_t index, float got) {
+  char bits[16];
+  std::snprintf(bits, sizeof bits, "%08x", std::bit_cast<std::uint32_t>(got));
+  return "out " + std::to_string(pass) + " " + std::to_string(plan) + " " + std::to_string(index) +
+         " " + bits;
+}
+
+std::string recorded_error(int pass, std::size_t plan, std::size_t index, const std::string& what) {
+  return "error " + std::to_string(pass) + " " + std::to_string(plan) + " " +
+         std::to_string(index) + " " + what;
+}
+
+namespace {
+
+// A whole number of at most `max`, all of the word: nullopt otherwise.
+std::optional<std::uint64_t> number(const std::string& word, std::uint64_t max, int base = 10) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v, base);
+  if (word.empty() || ec != std::errc() || end != word.data() + word.size() || v > max)
+    return std::nullopt;
+  return v;
+}
+
+// "out"/"error" PASS PLAN CASE, then the rest; false when out of format.
+bool parse_case(std::istringstream& in, bool error, RecordedCase& c) {
+  std::string pass, plan, index;
+  if (!(in >> pass >> plan >> index)) return false;
+  const auto p = number(pass, 2), l = number(plan, 1000), i = number(index, 100000);
+  if (!p || !l || !i) return false;
+  c.pass = static_cast<int>(*p), c.plan = *l, c.index = *i, c.error = error;
+  std::string rest;
+  std::getline(in >> std::ws, rest);
+  if (error) {
+    c.message = rest;
+    return !rest.empty();
+  }
+  if (rest.size() != 8) return false;
+  const auto bits = number(rest, 0xffffffffULL, 16);
+  if (!bits) return false;
+  c.bits = static_cast<std::uint32_t>(*bits);
+  return true;
+}
+
+bool parse_end(const std::string& rest) {
+  if (rest == "silent") return true;
+  std::istringstream in(rest);
+  std::string how, code, more;
+  in >> how >> code;
+  return (how == "exit" || how == "signal") && number(code, 255) && !(in >> more);
+}
+
+}  // namespace
+
+Recorded read_recorded(const std::string& path, std::size_t max_bytes) {
+  Recorded r;
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return r;
+  std::string text(max_bytes + 1, '\0');
+  file.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(file.gcount()));
+  if (text.size() > max_bytes) {
+    r.malformed = "more than " + std::to_string(max_bytes) + " bytes";
+    return r;
+  }
+  std::istringstream lines(text);
+  std::string line;
+  for (std::size_t number_of_line = 1; std::getline(lines, line); ++number_of_line) {
+    const auto bad = [&](const std::string& why) {
+      r.malformed =
+          "line " + std::to_string(number_of_line) + " " + why + ": '" + line.substr(0, 80) + "'";
+    };
+    for (const char ch : line)
+      if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') {
+        bad("holds a control character");
+        return r;
+      }
+    std::istringstream in(line);
+    std::string word;
+    in >> word;
+    std::string rest;
+    if (!r.end.empty()) {
+      bad("comes after the end line");
+      return r;
+    }
+    if (word == "out" || word == "error") {
+      RecordedCase c;
+      if (!parse_case(in, word == "error", c)) {
+        bad("is not '" + word + " PASS PLAN CASE " + (word == "out" ? "BITS'" : "TEXT'"));
+        return r;
+      }
+      r.cases.push_back(c);
+      continue;
+    }
+    std::getline(in >> std::ws, rest);
+    if (word == "backend" && r.backend.empty() && (rest == "sim" || rest == "gpu")) {
+      r.backend = rest;
+    } else if (word == "target" && !r.target &&
+               (rest == "ok" || (rest.rfind("fail ", 0) == 0 && rest.size() > 5))) {
+      r.target = rest;
+    } else if (word == "end" && parse_end(rest)) {
+      r.end = rest;
+    } else {
+      bad("is not a line of the grader's format");
+      return r;
+    }
+  }
+  return r;
+}
+
+}  // namespace rl

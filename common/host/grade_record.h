@@ -1,0 +1,46 @@
+#pragma once
+// The outputs a submission hands back to the trusted grader (lessons/GRADING.md). The submission's
+// process, in the sandbox, runs its kernel on the graded cases (`NN_slug --grade --grade-outputs-fd
+// FD --grade-seed S`) and writes one line per case to FD; the trusted build of the same lesson
+// (`NN_slug --grade --grade-check FILE --grade-seed S`) reads them back, draws the same inputs,
+// computes its own references and decides the verdict. Nothing but these lines crosses over, and
+// a line that is not in this format fails the submission:
+//   backend sim|gpu
+//   out PASS PLAN CASE BITS     the result of case CASE of plan PLAN in pass PASS (0 lane order,
+//                               1 reverse, 2 shuffled), BITS its float's 8 hex digits
+//   error PASS PLAN CASE TEXT   the kernel's error on that case (the simulator's report)
+//   target ok | target fail WHY the lesson's speed target (lesson 19)
+//   end exit N | end signal N | end silent   how the submission's run of the cases ended
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rl {
+
+struct RecordedCase {
+  int pass = 0;
+  std::size_t plan = 0, index = 0;
+  bool error = false;
+  std::uint32_t bits = 0;  // the float's bits, where not an error
+  std::string message;     // the error, where one
+};
+
+struct Recorded {
+  std::string backend;
+  std::vector<RecordedCase> cases;
+  std::optional<std::string> target;  // "ok", or "fail WHY"
+  std::string end;                    // "exit N", "signal N", "silent"; empty: no end line
+  std::string malformed;              // the first line out of format ("line 3: ..."), if any
+};
+
+// The lines, one each.
+std::string recorded_out(int pass, std::size_t plan, std::size_t index, float got);
+std::string recorded_error(int pass, std::size_t plan, std::size_t index, const std::string& what);
+
+// Reads at most `max_bytes` of the file (more is malformed: a run hands back a few kilobytes).
+// A missing or unreadable file is a Recorded with nothing in it and `end` empty.
+Recorded read_recorded(const std::string& path, std::size_t max_bytes);
+
+}  // namespace rl

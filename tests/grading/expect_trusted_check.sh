@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The trusted side of a grade decides from the outputs alone (common/host/grade_record.h):
+#   expect_trusted_check.sh EXE WORK
+# EXE (a lesson executable with its solution) hands back its outputs for one seed; its own
+# --grade-check then passes them for that seed and fails them for another seed, with one result's
+# bit flipped, with a case left out, with cases swapped, and with a forged verdict line added.
+set -euo pipefail
+exe=$1 work=$2
+fail() { echo "FAIL: $*" >&2; exit 1; }
+rm -rf "$work" && mkdir -p "$work"
+seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+seed=$((seed + 1))
+"$exe" --grade --backend sim --grade-seed "$seed" --grade-outputs-fd 3 3>"$work/outputs" >"$work/run.log" 2>&1 \
+  || fail "the solution's run failed: $(tail -3 "$work/run.log")"
+grep -q "^out 0 0 0 " "$work/outputs" || fail "no outputs handed back: $(head -3 "$work/outputs")"
+# verdict FILE SEED: the trusted verdict's result and first failure, on one line.
+verdict() {
+  "$exe" --grade --backend sim --grade-seed "$2" --grade-check "$1" >"$work/check.log" 2>&1 || true
+  grep -E "^(result|first failure):" "$work/check.log" | paste -sd' ' -
+}
+expect() {  # expect WHAT FILE SEED PHRASE...
+  local what=$1 file=$2 s=$3 got
+  shift 3
+  got=$(verdict "$file" "$s")
+  for phrase in "$@"; do grep -qF -- "$phrase" <<<"$got" || fail "$what: '$phrase' not in: $got"; done
+  echo "$what: $got" | cut -c1-200
+}
+expect "as handed back" "$work/outputs" "$seed" "result: PASSED"
+expect "another seed" "$work/outputs" $((seed + 1)) "result: FAILED" "expected"
+# The lowest bit of the exponent (twice or half the value) of the first result that is not zero.
+line=$(grep -n "^out .* [0-9a-f]\{8\}$" "$work/outputs" | grep -v " 00000000$" | head -1)
+number=${line%%:*} bits=${line##* }
+sed "${number}s/ $bits\$/ $(printf '%08x' $((16#$bits ^ 0x00800000)))/" "$work/outputs" >"$work/flipped"
+cmp -s "$work/outputs" "$work/flipped" && fail "no bit was flipped"
+expect "one bit flipped" "$work/flipped" "$seed" "result: FAILED" "expected"
+awk '!(/^out 0 0 5 /)' "$work/outputs" >"$work/dropped"
+expect "a case left out" "$work/dropped" "$seed" "result: FAILED" "where case 5 of pass 0 belongs"
+awk '/^out 0 0 2 /{ held = $0; next } { print } /^out 0 0 3 /{ print held }' "$work/outputs" >"$work/swapped"
+expect "two cases swapped" "$work/swapped" "$seed" "result: FAILED" "where case 2 of pass 0 belongs"
+{ cat "$work/outputs"; echo "result: PASSED"; } >"$work/forged"
+expect "a verdict line added" "$work/forged" "$seed" "result: FAILED" "not in the grader's format"
+head -c 100 "$work/outputs" >"$work/cut"
+expect "cut short" "$work/cut" "$seed" "result: FAILED"
+echo "the trusted check passes the outputs handed back and nothing else"
