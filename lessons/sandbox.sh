@@ -25,6 +25,14 @@ for d in /usr /etc /bin /sbin /lib /lib32 /lib64 /libx32 /opt; do
   [ -e "$d" ] && sandbox_system+=(--ro-bind "$d" "$d")
 done
 
+# PATH inside: the folders the build's tools are in outside (only those of them the system folders
+# above show, read-only; a machine may keep cmake in /opt, say), then CUDA's and the system's.
+sandbox_path=/usr/local/cuda/bin:/usr/bin:/bin
+for tool in cmake ninja c++ nvcc; do
+  where=$(command -v "$tool" 2>/dev/null) || continue
+  case ":$sandbox_path:" in *":$(dirname "$where"):"*) ;; *) sandbox_path=$(dirname "$where"):$sandbox_path ;; esac
+done
+
 # The folders above PATH, made in the sandbox so that nobody may pass them (bubblewrap makes a mount
 # point's missing parents readable by root alone). Sets mount_points.
 mount_point() {
@@ -64,7 +72,7 @@ sandboxed() {
   for dev in /dev/nvidia*; do
     [ -e "$dev" ] && args+=(--dev-bind "$dev" "$dev")
   done
-  args+=(--setenv PATH /usr/local/cuda/bin:/usr/bin:/bin --setenv HOME "$build/home"
+  args+=(--setenv PATH "$sandbox_path" --setenv HOME "$build/home"
     --setenv TMPDIR "$build/tmp" --setenv CUDA_CACHE_DISABLE 1 --setenv LANG C.UTF-8 --chdir "$build")
   mkdir -p "$box/home" "$box/tmp"
   local drop=()
