@@ -434,14 +434,21 @@ void BlockRunner::complete_warp_group(unsigned warp, unsigned mask) {
       complete_warp_reduction(warp, mask, op);
       break;
   }
-  // Every collective orders the shared-memory accesses of the lanes it names (racecheck.h), and
-  // passes on what a lane in it has waited for (a landed bulk copy).
+  // Only __syncwarp orders memory between the lanes it names (racecheck.h): CUDA documents memory
+  // ordering for __syncwarp, none for shuffles and votes (LLVM lets loads move across shfl.sync).
+  // The same holds for what a lane in it has waited for (a landed bulk copy).
+  if (op != WarpOp::syncwarp) return release_warp_group(warp, mask);
   if (race_) race_->warp_sync(warp, mask);
   for (LandedCopy& c : landed_) {
     bool any = false;
     for_lanes(mask, [&](unsigned l) { any = any || c.waited[base + l]; });
     if (any) for_lanes(mask, [&](unsigned l) { c.waited[base + l] = true; });
   }
+  release_warp_group(warp, mask);
+}
+
+void BlockRunner::release_warp_group(unsigned warp, unsigned mask) {
+  const unsigned base = warp * 32;
   for_lanes(mask, [&](unsigned l) {
     threads_[base + l].state = State::ready;
     ready_.push_back(base + l);

@@ -154,6 +154,7 @@ class BlockRunner {
   void set_error(std::exception_ptr e);
   std::exception_ptr make_error(unsigned id, const std::string& what) const;
   void complete_warp_group(unsigned warp, unsigned mask);
+  void release_warp_group(unsigned warp, unsigned mask);  // its lanes go on
   void report_sync(unsigned warp, unsigned warp_mask, const std::source_location& loc) const;
   unsigned lanes_in_warp(unsigned warp) const;
   void order_round();

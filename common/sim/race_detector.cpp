@@ -114,7 +114,7 @@ std::string RaceDetector::report(const Conflict& c, const Record& now, AccessKin
                            : "write-after-read";
   const unsigned a = c.earlier.thread, b = now.thread;
   const std::string order =
-      a / 32 == b / 32 ? "no __syncwarp (or other warp collective naming both lanes) between them"
+      a / 32 == b / 32 ? "no __syncwarp naming both lanes (or __syncthreads) between them"
                        : "no __syncthreads between them (warps " + std::to_string(a / 32) +
                              " and " + std::to_string(b / 32) + ")";
   return std::string("racecheck: ") + hazard + " race on " + where + ": thread " +
