@@ -113,10 +113,10 @@ std::string RaceDetector::report(const Conflict& c, const Record& now, AccessKin
                            ? (kind == AccessKind::read ? "read-after-write" : "write-after-write")
                            : "write-after-read";
   const unsigned a = c.earlier.thread, b = now.thread;
-  const std::string order =
-      a / 32 == b / 32 ? "no __syncwarp naming both lanes (or __syncthreads) between them"
-                       : "no __syncthreads between them (warps " + std::to_string(a / 32) +
-                             " and " + std::to_string(b / 32) + ")";
+  const std::string order = a / 32 == b / 32
+                                ? "no __syncwarp naming both lanes (or __syncthreads) between them"
+                                : "no __syncthreads between them (warps " + std::to_string(a / 32) +
+                                      " and " + std::to_string(b / 32) + ")";
   return std::string("racecheck: ") + hazard + " race on " + where + ": thread " +
          std::to_string(a) + " " + verb(c.earlier_kind) + " it at " +
          format_location(c.earlier.loc) + ", then thread " + std::to_string(b) + " " + verb(kind) +

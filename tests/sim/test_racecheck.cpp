@@ -311,8 +311,7 @@ TEST_CASE("racecheck: __syncwarp orders only the lanes its mask names", "[racech
                                 at(line_a) + ", then thread 15 read it at " + at(line_b)));
 }
 
-TEST_CASE("racecheck: shuffles and votes order no memory; only __syncwarp does",
-          "[racecheck]") {
+TEST_CASE("racecheck: shuffles and votes order no memory; only __syncwarp does", "[racecheck]") {
   simtest::ScopedOptions scoped(checking());
   std::vector<float> out(32);
   // Lane order: every lane writes its slot and waits at the collective; once it completes, lane 0
@@ -324,8 +323,8 @@ TEST_CASE("racecheck: shuffles and votes order no memory; only __syncwarp does",
       {"ordered_by<nothing>", ordered_by<Order::nothing>}};
   for (const auto& [name, kernel] : kernels) {
     INFO(name);
-    const std::string r = report_of(
-        [&] { rl::sim::launch(name, kernel, dim3(1), dim3(32), 32 * 4, out.data()); });
+    const std::string r =
+        report_of([&] { rl::sim::launch(name, kernel, dim3(1), dim3(32), 32 * 4, out.data()); });
     if (std::string(name) == "ordered_by<nothing>")
       CHECK_THAT(r, Catch::Contains("write-after-read race on shared[1]: thread 0 read it at " +
                                     at(line_b) + ", then thread 1 wrote it at " + at(line_a)));
@@ -352,8 +351,8 @@ TEST_CASE("racecheck: lesson 05's tail with shuffles in place of __syncwarp race
           }).empty());
     CHECK(out[0] == 64.0f);
     const std::string r = report_of([&] {
-      rl::sim::launch("tail_synced_by<true>", tail_synced_by<true>, dim3(1), dim3(block),
-                      block * 4, in.data(), out.data());
+      rl::sim::launch("tail_synced_by<true>", tail_synced_by<true>, dim3(1), dim3(block), block * 4,
+                      in.data(), out.data());
     });
     // Which pair is found first depends on the order, but it is always a read of a neighbour's
     // slot (the line before the first shuffle) against a write of it (the line after), in one warp.
