@@ -205,7 +205,7 @@ __global__ void global_readback(GlobalView<float> out, float* seen) {
   if (tid == 1) line_b = __LINE__, seen[blockIdx.x] = out[blockIdx.x];
 }
 
-// Every block writes and reads out[0]: blocks are never compared with each other.
+// Every block writes out[0], with nothing ordering the blocks: a race across blocks.
 __global__ void every_block_writes(GlobalView<float> out) {
   if (threadIdx.x == 0) out[0] = static_cast<float>(blockIdx.x);
 }
@@ -447,7 +447,7 @@ TEST_CASE("racecheck: off, a racy kernel runs to the end unreported", "[racechec
         }).empty());
 }
 
-TEST_CASE("racecheck: global memory is checked within a block, never across blocks",
+TEST_CASE("racecheck: global memory is checked within a block, and across blocks",
           "[racecheck]") {
   simtest::ScopedOptions scoped(checking(rl::sim::Schedule::lane_order, 2));
   std::vector<float> out(8), seen(8);
@@ -463,10 +463,14 @@ TEST_CASE("racecheck: global memory is checked within a block, never across bloc
   // Reverse order would be the other pair; lane order runs thread 0's write first.
   CHECK_THAT(r, Catch::Contains("read-after-write race on global[0]: thread 0 wrote it at " +
                                 at(line_a) + ", then thread 1 read it at " + at(line_b)));
-  CHECK(report_of([&] {
-          rl::sim::launch("every_block_writes", every_block_writes, dim3(16), dim3(32), 0,
-                          out.data());
-        }).empty());
+  // One host thread: block 0's write comes first, block 1's is the second access.
+  simtest::ScopedOptions one(checking(rl::sim::Schedule::lane_order, 1));
+  CHECK_THAT(report_of([&] {
+               rl::sim::launch("every_block_writes", every_block_writes, dim3(16), dim3(32), 0,
+                               out.data());
+             }),
+             Catch::Contains("block (1,0,0) thread (0,0,0): racecheck: write-after-write race on "
+                             "global[0] across blocks: block (0,0,0) thread 0 wrote it at"));
 }
 
 TEST_CASE("racecheck: static __shared__ arrays are checked through a view", "[racecheck]") {
