@@ -447,8 +447,7 @@ TEST_CASE("racecheck: off, a racy kernel runs to the end unreported", "[racechec
         }).empty());
 }
 
-TEST_CASE("racecheck: global memory is checked within a block, and across blocks",
-          "[racecheck]") {
+TEST_CASE("racecheck: global memory is checked within a block, and across blocks", "[racecheck]") {
   simtest::ScopedOptions scoped(checking(rl::sim::Schedule::lane_order, 2));
   std::vector<float> out(8), seen(8);
   CHECK(report_of([&] {
