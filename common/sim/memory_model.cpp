@@ -56,17 +56,15 @@ AtomicLocation& MemoryModel::atomic_location(const void* address) {
   return *slot;
 }
 
-std::uint32_t MemoryModel::publish(std::uint64_t block, const Release& r) {
+void MemoryModel::publish(std::uint64_t grid, std::uint64_t block, const Release& r) {
   std::lock_guard lock(releases_lock_);
-  std::vector<Release>& list = releases_[block];
-  list.push_back(r);
-  return static_cast<std::uint32_t>(list.size());
+  releases_[{grid, block}].push_back(r);
 }
 
-bool MemoryModel::released(std::uint64_t block, std::uint32_t known, const GlobalAccess& a) {
+bool MemoryModel::released(std::uint32_t known, const GlobalAccess& a) {
   if (known == 0) return false;
   std::lock_guard lock(releases_lock_);
-  const auto it = releases_.find(block);
+  const auto it = releases_.find({a.grid, a.block});
   if (it == releases_.end()) return false;
   const std::size_t n = std::min<std::size_t>(known, it->second.size());
   for (std::size_t k = n; k-- > 0;)  // the newest covers the most
@@ -74,10 +72,9 @@ bool MemoryModel::released(std::uint64_t block, std::uint32_t known, const Globa
   return false;
 }
 
-std::optional<std::source_location> MemoryModel::release_covering(std::uint64_t block,
-                                                                  const GlobalAccess& a) {
+std::optional<std::source_location> MemoryModel::release_covering(const GlobalAccess& a) {
   std::lock_guard lock(releases_lock_);
-  const auto it = releases_.find(block);
+  const auto it = releases_.find({a.grid, a.block});
   if (it == releases_.end()) return std::nullopt;
   for (const Release& r : it->second)
     if (covers(r, a)) return r.loc;

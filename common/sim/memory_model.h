@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -56,6 +57,7 @@ inline bool covers(const Release& r, const GlobalAccess& a) {
 
 // A release carried by an atomic write into its location's release sequence.
 struct CarriedRelease {
+  std::uint64_t grid = 0;  // serial of the grid whose block released
   std::uint64_t block = 0;
   std::uint32_t release = 0;
   std::shared_ptr<const BlockClock> knew;
@@ -110,12 +112,13 @@ class MemoryModel {
   GlobalCell& cell(const void* address);
   AtomicLocation& atomic_location(const void* address);
 
-  // A block's releases (1-based), published for the other blocks' checks.
-  std::uint32_t publish(std::uint64_t block, const Release& r);
-  // Whether one of the first `known` releases of `block` covers `a` (0: none known).
-  bool released(std::uint64_t block, std::uint32_t known, const GlobalAccess& a);
-  // The fence of the block's first release that covers `a`, if any.
-  std::optional<std::source_location> release_covering(std::uint64_t block, const GlobalAccess& a);
+  // A block's releases (1-based), published for the other blocks' checks: those of block
+  // `a.block` of grid `a.grid` are the ones that can cover an access `a`.
+  void publish(std::uint64_t grid, std::uint64_t block, const Release& r);
+  // Whether one of the first `known` releases of the block that made `a` covers it (0: none known).
+  bool released(std::uint32_t known, const GlobalAccess& a);
+  // The fence of that block's first release that covers `a`, if any.
+  std::optional<std::source_location> release_covering(const GlobalAccess& a);
 
   // Names of global buffers for reports: "partials[17]" instead of "global[17]".
   void name(const void* base, std::size_t bytes, std::string name);
@@ -126,7 +129,8 @@ class MemoryModel {
   std::array<std::unordered_map<std::uintptr_t, GlobalCell>, stripes> cells_;
   std::array<std::unordered_map<std::uintptr_t, std::unique_ptr<AtomicLocation>>, stripes> atomics_;
   std::mutex releases_lock_;
-  std::unordered_map<std::uint64_t, std::vector<Release>> releases_;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<Release>>
+      releases_;  // (grid, block)
   std::mutex names_lock_;
   std::vector<std::pair<std::pair<std::uintptr_t, std::size_t>, std::string>> names_;
   std::uint64_t serial_ = 0;

@@ -226,6 +226,8 @@ void RaceDetector::fence(unsigned thread, const std::source_location& loc) {
       std::lock_guard lock(memory_model().stripe_of(p.address));
       for (std::uint32_t k = 0; k < p.read; ++k) {
         const CarriedRelease& c = p.location->log[k];
+        // another grid's release (a dependent launch's primary): the grids' own order decides
+        if (c.grid != memory_model().running()) continue;
         std::uint32_t& mine = d.acquired[c.block];
         mine = std::max(mine, c.release);
         if (c.knew)
@@ -253,7 +255,8 @@ void RaceDetector::fence(unsigned thread, const std::source_location& loc) {
   }
   r.loc = loc;
   own_.push_back(r);
-  d.armed = memory_model().publish(block_, r);
+  memory_model().publish(memory_model().running(), block_, r);
+  d.armed = static_cast<std::uint32_t>(own_.size());
   // the thread's accesses from here on come after the release
   ++clocks_[std::size_t{thread} * 32 + thread % 32];
   dirty_ = true;
@@ -281,7 +284,8 @@ void RaceDetector::atomic(unsigned thread, const void* address, const char* name
   // The write half: a release that happens before it (a fence.sc in this thread, or in another
   // one of the block before a barrier) heads a release sequence through this write.
   const std::uint32_t armed = std::max(common_.armed, d.armed);
-  if (wrote && armed > 0) l.log.push_back(CarriedRelease{block_, armed, own_[armed - 1].knew});
+  if (wrote && armed > 0)
+    l.log.push_back(CarriedRelease{memory_model().running(), block_, armed, own_[armed - 1].knew});
   dirty_ = true;
 }
 
@@ -297,7 +301,7 @@ bool RaceDetector::ordered_across(const GlobalAccess& e, unsigned thread,
     return *by_grid;
   if (e.block == block_) return true;  // the block's own order: access() checks it
   if (e.cluster == where.cluster && e.cluster_phase < where.phase) return true;  // cluster.sync()
-  return memory_model().released(e.block, known_of(thread, e.block), e);
+  return memory_model().released(known_of(thread, e.block), e);
 }
 
 RaceDetector::GlobalResult RaceDetector::global_access(unsigned thread, const void* address,
@@ -376,7 +380,7 @@ std::string RaceDetector::missing(const GlobalAccess& e, AccessKind earlier,
            "depends on has ended";
   }
   const std::string writer = block_name(e.block), reader = block_name(block_);
-  const bool released = memory_model().release_covering(e.block, e).has_value();
+  const bool released = memory_model().release_covering(e).has_value();
   Knowing k = common_;
   k.merge(deltas_[t]);
   const std::string release_missing =
