@@ -136,6 +136,16 @@ void launch_ex(const char* name, void (*kernel)(Params...), dim3 grid, dim3 bloc
 #endif
 }
 
+// Names a device buffer in the simulator's race reports ("partials[17]" rather than "global[17]");
+// nothing on the GPU.
+inline void name_buffer(const void* p, std::size_t bytes, const char* name) {
+#if defined(__CUDACC__)
+  (void)p, (void)bytes, (void)name;
+#else
+  sim::name_memory(p, bytes, name);
+#endif
+}
+
 // Zeroes device memory in stream order (an atomic finish needs a zeroed total before it adds).
 inline void zero_async(void* dst, std::size_t bytes, void* stream) {
 #if defined(__CUDACC__)

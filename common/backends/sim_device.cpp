@@ -34,6 +34,7 @@ class SimDevice final : public Device {
     if (!p)
       throw OutOfDeviceMemory("the simulator could not allocate " + std::to_string(bytes) +
                               " bytes of host memory");
+    sim::name_memory(p, bytes, "");  // a name given to freed memory here before is forgotten
     return p;
   }
   void release(void* p) noexcept override { std::free(p); }

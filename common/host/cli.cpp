@@ -204,11 +204,16 @@ RunOptionParser::RunOptionParser(CLI::App& app, RunOptionSet set) : set_(std::mo
                  "otherwise refused, "
                  "with the estimate)");
   }
-  if (w & opt_racecheck)
+  if (w & opt_racecheck) {
     racecheck_opt_ =
         app.add_flag("--sim-racecheck,!--no-sim-racecheck", racecheck_,
-                     "simulator: report the first shared-memory race, with both threads and lines "
-                     "(default: on with --grade, else off)");
+                     "simulator: report the first race (shared memory, and global memory across "
+                     "blocks), with both threads and lines (default: on with --grade, else off)");
+    app.add_flag("--sim-late-visibility", base_.sim_late_visibility,
+                 "simulator: a block sees another block's global write only once CUDA's memory "
+                 "model orders it (a fence, an atomic and a fence; a kernel boundary), else the "
+                 "value before it");
+  }
   if (w & opt_grade) {
     app.add_flag("--grade", base_.grade,
                  "grade this build's kernel on every graded case; stop at the first failure");

@@ -53,6 +53,9 @@ struct RunOptions {
   // The simulator's race detector (common/sim/README.md): --sim-racecheck / --no-sim-racecheck;
   // when neither is given it is on for --grade and off otherwise (racecheck_on below).
   std::optional<bool> sim_racecheck;
+  // --sim-late-visibility: another block sees a global write only through what CUDA's memory model
+  // orders (common/sim/README.md, "Late visibility")
+  bool sim_late_visibility = false;
   // a progress line on stderr after this long in simulated launches; 0: none
   double sim_progress_s = 5;
   bool sim_no_limit = false;  // run even where the simulator's estimate is over sim_time_limit_s
@@ -122,7 +125,7 @@ enum RunOption : unsigned {
   opt_check_only = 1u << 7,     // --check-only
   opt_backend = 1u << 8,        // --backend
   opt_sim = 1u << 9,            // --sim-schedule, --sim-threads, --sim-progress, --sim-no-limit
-  opt_racecheck = 1u << 10,     // --sim-racecheck, --no-sim-racecheck
+  opt_racecheck = 1u << 10,     // --sim-racecheck, --no-sim-racecheck, --sim-late-visibility
   opt_grade = 1u << 11,         // --grade, --hint, --case-timeout
   opt_grade_record = 1u << 12,  // --grade-outputs-fd, --grade-check, --grade-seed
 };

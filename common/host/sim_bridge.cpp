@@ -20,6 +20,7 @@ void apply_simulator_options(const RunOptions& o) {
   s.seed = static_cast<unsigned>(o.seed);
   s.host_threads = o.sim_threads;
   s.racecheck = racecheck_on(o);
+  s.late_visibility = o.sim_late_visibility;
   // the grader watches its child's progress itself
   s.progress_every_s = o.grade ? 0.0 : o.sim_progress_s;
   sim::set_options(s);

@@ -85,9 +85,10 @@ BlockRunner::BlockRunner(const LaunchConfig& config, StackPool& stacks)
     throw std::bad_alloc();
   }
   smem_ = guard_ - smem_alloc_;  // 16-byte aligned: body and smem_alloc_ are multiples of 16
-  if (config.options.racecheck)
+  if (config.options.racecheck || config.options.late_visibility)
     race_ = std::make_unique<RaceDetector>(n_, smem_, config.dynamic_smem_bytes, map_,
-                                           map_ + map_bytes_);
+                                           map_ + map_bytes_, config.grid, config.options.racecheck,
+                                           config.options.late_visibility);
 }
 
 BlockRunner::~BlockRunner() { ::munmap(map_, map_bytes_); }
@@ -103,7 +104,7 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
   blockDim = config_.block;
   gridDim = config_.grid;
   std::memset(smem_, 0xFF, smem_alloc_);
-  if (race_) race_->start_block();
+  if (race_) race_->start_block(linear_block());
   serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
   far_waiting_ = 0;
   solo_arrived_ = 0;
@@ -434,14 +435,21 @@ void BlockRunner::complete_warp_group(unsigned warp, unsigned mask) {
       complete_warp_reduction(warp, mask, op);
       break;
   }
-  // Every collective orders the shared-memory accesses of the lanes it names (racecheck.h), and
-  // passes on what a lane in it has waited for (a landed bulk copy).
+  // Only __syncwarp orders memory between the lanes it names (racecheck.h): CUDA documents memory
+  // ordering for __syncwarp, none for shuffles and votes (LLVM lets loads move across shfl.sync).
+  // The same holds for what a lane in it has waited for (a landed bulk copy).
+  if (op != WarpOp::syncwarp) return release_warp_group(warp, mask);
   if (race_) race_->warp_sync(warp, mask);
   for (LandedCopy& c : landed_) {
     bool any = false;
     for_lanes(mask, [&](unsigned l) { any = any || c.waited[base + l]; });
     if (any) for_lanes(mask, [&](unsigned l) { c.waited[base + l] = true; });
   }
+  release_warp_group(warp, mask);
+}
+
+void BlockRunner::release_warp_group(unsigned warp, unsigned mask) {
+  const unsigned base = warp * 32;
   for_lanes(mask, [&](unsigned l) {
     threads_[base + l].state = State::ready;
     ready_.push_back(base + l);
@@ -468,11 +476,11 @@ void BlockRunner::complete_warp_reduction(unsigned warp, unsigned mask, WarpOp o
   for_lanes(mask, [&](unsigned l) { threads_[base + l].result = total; });
 }
 
-void BlockRunner::check_access(const void* address, std::size_t bytes, AccessKind kind,
+bool BlockRunner::check_access(const void* address, std::size_t bytes, AccessKind kind,
                                MemorySpace space, const void* base, std::size_t element_bytes,
-                               const std::source_location& loc) {
-  if (!race_ || !running_) return;
-  if (space == MemorySpace::shared) {
+                               const std::source_location& loc, void* stale) {
+  if (!race_ || !running_) return false;
+  if (space == MemorySpace::shared && config_.options.racecheck) {
     if (!copies_.empty() || !landed_.empty())
       if (auto conflict = async_copy_conflict(address, bytes, kind)) fail(*conflict);
     if (cluster_ != nullptr && cluster_->size() > 1)
@@ -482,6 +490,22 @@ void BlockRunner::check_access(const void* address, std::size_t bytes, AccessKin
   if (auto conflict =
           race_->access(current_, address, bytes, kind, space, base, element_bytes, loc))
     fail(*conflict);
+  if (space != MemorySpace::global) return false;
+  const RaceDetector::ClusterPoint where{
+      cluster_ != nullptr ? cluster_->first_linear_block() : linear_block(), cluster_phase()};
+  RaceDetector::GlobalResult r =
+      race_->global_access(current_, address, bytes, kind, base, element_bytes, loc, where, stale);
+  if (r.race) fail(*r.race);
+  return r.stale;
+}
+
+void BlockRunner::note_atomic(const void* address, const char* name, bool wrote,
+                              const std::source_location& loc) {
+  if (race_ && running_) race_->atomic(current_, address, name, wrote, loc);
+}
+
+void BlockRunner::memory_fence(const std::source_location& loc) {
+  if (race_ && running_) race_->fence(current_, loc);
 }
 
 std::string BlockRunner::describe_waits(const std::vector<unsigned>& ids) const {

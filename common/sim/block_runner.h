@@ -43,8 +43,16 @@ class BlockRunner {
   unsigned active_mask() const;
   // A checked view's access (racecheck.h): handed to the race detector when the launch checks
   // races; a conflict fails the running thread with the detector's report.
-  void check_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space,
-                    const void* base, std::size_t element_bytes, const std::source_location& loc);
+  // A read passes `stale` (racecheck.h's report_access): true back when late visibility put there
+  // what the read sees instead of memory.
+  bool check_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space,
+                    const void* base, std::size_t element_bytes, const std::source_location& loc,
+                    void* stale);
+  // An atomic (the memory model's lock of its location held) and a __threadfence(), for the race
+  // detector's order across blocks.
+  void note_atomic(const void* address, const char* name, bool wrote,
+                   const std::source_location& loc);
+  void memory_fence(const std::source_location& loc);
   void* shared_base() const { return smem_; }
   std::size_t shared_bytes() const { return config_.dynamic_smem_bytes; }
   [[noreturn]] void fail(const std::string& what);  // throws KernelError for the current thread
@@ -154,6 +162,7 @@ class BlockRunner {
   void set_error(std::exception_ptr e);
   std::exception_ptr make_error(unsigned id, const std::string& what) const;
   void complete_warp_group(unsigned warp, unsigned mask);
+  void release_warp_group(unsigned warp, unsigned mask);  // its lanes go on
   void report_sync(unsigned warp, unsigned warp_mask, const std::source_location& loc) const;
   unsigned lanes_in_warp(unsigned warp) const;
   void order_round();

@@ -97,7 +97,10 @@ void BlockRunner::release_cluster_waiters(const std::source_location& loc) {
 }
 
 void BlockRunner::grid_dependency_sync(const std::source_location& loc) {
-  if (!running_ || cluster_ == nullptr || !cluster_->dependency_pending()) return;
+  if (!running_) return;
+  // Once it returns, the grid this one depends on has completed and its writes are visible.
+  if (race_) race_->dependency_synced(current_);
+  if (cluster_ == nullptr || !cluster_->dependency_pending()) return;
   Thread& t = threads_[current_];
   t.state = State::dependency;
   t.loc = loc;

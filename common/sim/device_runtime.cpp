@@ -4,6 +4,7 @@
 
 #include "common/sim/block_runner.h"
 #include "common/sim/errors.h"
+#include "common/sim/memory_model.h"
 #include "common/sim/runtime.h"
 
 namespace rl::sim {
@@ -17,6 +18,10 @@ detail::BlockRunner& runner_for(const char* what) {
 }
 
 }  // namespace
+
+void name_memory(const void* base, std::size_t bytes, const char* name) {
+  detail::memory_model().name(base, bytes, name);
+}
 
 void* dynamic_shared_base() { return runner_for("dynamic_shared_base()").shared_base(); }
 
@@ -137,10 +142,24 @@ void bulk_copy(void* dst, const void* src, std::size_t bytes, std::size_t align,
   runner_for("cuda::memcpy_async").bulk_copy(dst, src, bytes, align, bar, loc);
 }
 
-void report_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space,
-                   const void* base, std::size_t element_bytes, const std::source_location& loc) {
+bool report_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space,
+                   const void* base, std::size_t element_bytes, const std::source_location& loc,
+                   void* stale) {
   if (BlockRunner* r = BlockRunner::current())
-    r->check_access(address, bytes, kind, space, base, element_bytes, loc);
+    return r->check_access(address, bytes, kind, space, base, element_bytes, loc, stale);
+  return false;
+}
+
+void atomic_begin(const void* address) { memory_model().stripe_of(address).lock(); }
+
+void atomic_end(const void* address, const char* name, bool wrote,
+                const std::source_location& loc) {
+  if (BlockRunner* r = BlockRunner::current()) r->note_atomic(address, name, wrote, loc);
+  memory_model().stripe_of(address).unlock();
+}
+
+void memory_fence(const std::source_location& loc) {
+  if (BlockRunner* r = BlockRunner::current()) r->memory_fence(loc);
 }
 
 }  // namespace detail

@@ -19,6 +19,7 @@
 #include "common/sim/block_runner.h"
 #include "common/sim/cluster.h"
 #include "common/sim/fault_gate.h"
+#include "common/sim/memory_model.h"
 #include "common/sim/stack_pool.h"
 
 namespace rl::sim::detail {
@@ -133,6 +134,9 @@ void run_grid(const LaunchConfig& config, std::uint64_t first_unit) {
     throw std::invalid_argument("sim: launch of kernel '" + std::string(config.kernel_name) +
                                 "' from inside a kernel is not supported");
 
+  // A kernel boundary: everything before this grid is ordered before it (one stream), unless it
+  // is a phase of a programmatic dependent launch's overlap (pdl.cpp).
+  if (!memory_model().in_overlap()) memory_model().begin_grid();
   const std::uint64_t gx = config.grid.x, gy = config.grid.y;
   const std::uint64_t blocks = gx * gy * config.grid.z;
   // What a host thread takes at a time: a block, or a whole cluster (its blocks run together).

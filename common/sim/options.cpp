@@ -17,7 +17,7 @@ bool racecheck_requested = false;
 void set_options(const Options& o) {
   std::lock_guard lock(options_mutex);
   current_options = o;
-  detail::racecheck_requested = o.racecheck;
+  detail::racecheck_requested = o.racecheck || o.late_visibility;
 }
 
 Options options() {

@@ -17,6 +17,7 @@
 #include "common/sim/fault_gate.h"
 #include "common/sim/grid_launcher.h"
 #include "common/sim/kernel_launch.h"
+#include "common/sim/memory_model.h"
 
 namespace rl::sim {
 namespace detail {
@@ -38,12 +39,20 @@ std::optional<Pending> take_pending() {
 }
 
 // `dependent` (launched with programmatic_dependency) overlapping `primary`, launched before it.
-void run_overlapping(const LaunchConfig& primary, const LaunchConfig& dependent) {
+// The race detector's view of the overlap (memory_model.h): the two grids' accesses are checked
+// against each other; the dependent's are ordered after the primary's once its threads have passed
+// cudaGridDependencySynchronize().
+void overlap(const LaunchConfig& primary, const LaunchConfig& dependent) {
+  MemoryModel& model = memory_model();
+  const std::uint64_t p = model.new_grid_serial(), d = model.new_grid_serial();
+  model.set_dependency(p, d);
   FaultGate gate;  // this thread's: a fault in the early cluster stops in its name
   gate.running.store(1);
   Cluster early(dependent, &gate);
+  model.set_running(d);
   Cluster::Outcome outcome = early.run(uint3{0, 0, 0}, true);
   if (std::exception_ptr e = early.error()) std::rethrow_exception(e);
+  model.set_running(p);
   if (outcome == Cluster::Outcome::suspended) {
     try {
       run_grid(primary);
@@ -51,12 +60,25 @@ void run_overlapping(const LaunchConfig& primary, const LaunchConfig& dependent)
       early.abandon();
       throw;
     }
+    model.set_running(d);
     early.resume();
     if (std::exception_ptr e = early.error()) std::rethrow_exception(e);
   } else {
     run_grid(primary);  // the early blocks never asked for it
   }
+  model.set_running(d);
   run_grid(dependent, 1);
+}
+
+void run_overlapping(const LaunchConfig& primary, const LaunchConfig& dependent) {
+  memory_model().begin_overlap();
+  try {
+    overlap(primary, dependent);
+  } catch (...) {
+    memory_model().end_overlap();
+    throw;
+  }
+  memory_model().end_overlap();
 }
 
 }  // namespace

@@ -16,17 +16,21 @@
 //
 // What the detector reports (README.md, "Race checking"): within one block, two accesses of one
 // location by different threads, at least one a write, that no synchronisation orders: a completed
-// __syncthreads orders everything before it with everything after it; a completed __syncwarp,
-// shuffle or vote orders the accesses of the lanes it names. The first such pair ends the launch
-// with a KernelError whose report names both threads, the location and both source lines.
+// __syncthreads orders everything before it with everything after it; a completed __syncwarp
+// orders the accesses of the lanes it names (shuffles and votes order nothing). Across blocks, two
+// accesses of one global location that CUDA's memory model does not order (README.md, "Memory
+// ordering across blocks"). The first such pair ends the launch with a KernelError whose report
+// names both threads, the location and both source lines.
 #pragma once
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <source_location>
 #include <type_traits>
 
 #include "common/sim/atomics.h"
+#include "common/sim/runtime.h"
 
 namespace rl::sim {
 
@@ -36,15 +40,14 @@ namespace detail {
 
 enum class AccessKind : unsigned char { read, write };
 
-// Whether the simulator's options ask for race checking (set by set_options). A plain flag, read by
-// every checked access: set it only while no launch runs, as the options themselves.
-extern bool racecheck_requested;
-
 // Hands one access to the race detector of the block running on this host thread (none: ignored).
 // `base` is the start of the view the access went through and `element_bytes` its element's size,
-// which name the location in a report (shared[37]).
-void report_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space,
-                   const void* base, std::size_t element_bytes, const std::source_location& loc);
+// which name the location in a report (shared[37]). A read passes `stale` (room for `bytes`): true
+// back means late visibility (Options::late_visibility) gives it the bytes now in `stale`, the value
+// from before another block's write that nothing orders before the read.
+bool report_access(const void* address, std::size_t bytes, AccessKind kind, MemorySpace space,
+                   const void* base, std::size_t element_bytes, const std::source_location& loc,
+                   void* stale = nullptr);
 
 }  // namespace detail
 
@@ -70,7 +73,19 @@ class CheckedRef {
       : p_(p), base_(base), loc_(loc) {}
 
   operator T() const {  // NOLINT: implicit, as reading an lvalue is
-    note(detail::AccessKind::read);
+    if (detail::racecheck_requested) [[unlikely]] {
+      if constexpr (S == MemorySpace::global && std::is_trivially_copyable_v<T>) {
+        alignas(T) unsigned char stale[sizeof(T)];
+        if (detail::report_access(const_cast<const T*>(p_), sizeof(T), detail::AccessKind::read, S,
+                                  base_, sizeof(T), loc_, stale)) {
+          T v;
+          std::memcpy(&v, stale, sizeof(T));
+          return v;
+        }
+      } else {
+        note(detail::AccessKind::read);
+      }
+    }
     return *p_;
   }
   CheckedRef& operator=(const T& v) {
@@ -139,16 +154,18 @@ using GlobalView = CheckedView<T, MemorySpace::global>;
 
 // The loads and atomics kernels call on global memory, for a checked view (found by argument-
 // dependent lookup, so the kernel's text is the one it has with plain pointers). __ldcg is a
-// checked read at the caller's line; atomics are not checked (two atomics never race; an atomic and
-// a plain access of one location within a block are not looked for).
+// checked read at the caller's line (a cache hint: it orders nothing); atomics are not checked as
+// accesses (two atomics never race; an atomic and a plain access of one location are not looked
+// for), only as the synchronisation they are across blocks (atomics.h).
 template <class T>
 inline T __ldcg(const CheckedView<T, MemorySpace::global>& p,
                 std::source_location loc = std::source_location::current()) {
   return p[CheckedIndex(0, loc)];
 }
 template <class T, class V>
-inline T atomicAdd(const CheckedView<T, MemorySpace::global>& p, V value) {
-  return ::atomicAdd(p.get(), static_cast<T>(value));
+inline T atomicAdd(const CheckedView<T, MemorySpace::global>& p, V value,
+                   std::source_location loc = std::source_location::current()) {
+  return ::atomicAdd(p.get(), static_cast<T>(value), loc);
 }
 
 }  // namespace rl::sim

@@ -45,7 +45,26 @@ using SyncObserver = void (*)(const SyncEvent&);
 // Null stops the reports. Set it only while no launch runs.
 void set_sync_observer(SyncObserver observer);
 
+// Gives a global buffer a name for race reports ("partials[17]" rather than "global[17]"); a later
+// name for overlapping bytes replaces it, and an empty name only forgets the old one (call it
+// before the buffer is freed).
+void name_memory(const void* base, std::size_t bytes, const char* name);
+
 namespace detail {
+
+// Whether the simulator's options ask for checked accesses (race checking or late visibility: set by
+// set_options). A plain flag, read by every checked access and atomic: set it only while no launch
+// runs, as the options themselves.
+extern bool racecheck_requested;
+
+// ---- memory ordering across blocks (memory_model.h) ----
+
+// An atomic on `address`: atomic_begin before it (it holds the location's lock, so that the order
+// of the atomic's effects and of the model's log agree), atomic_end after it (`wrote`: it wrote).
+void atomic_begin(const void* address);
+void atomic_end(const void* address, const char* name, bool wrote, const std::source_location& loc);
+// __threadfence(): a fence.sc at GPU scope.
+void memory_fence(const std::source_location& loc);
 
 enum class BarrierOp : unsigned char { plain, count, all, any };
 

@@ -22,8 +22,18 @@ inline int __syncthreads_or(int predicate,
   return rl::sim::detail::block_barrier(rl::sim::detail::BarrierOp::any, predicate, loc);
 }
 
-// Global/system fences order this host thread's accesses against other host threads.
-inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-// A block's threads all run on one host thread: a compiler fence is enough.
+// Global/system fences order this host thread's accesses against other host threads. On sm_70 and
+// later __threadfence() is a fence.sc at GPU scope (membar.gl); with checked accesses on, the race
+// detector takes it as one: the acquire of the atomic reads before it and a release of what came
+// before it (race_detector.h).
+inline void __threadfence(std::source_location loc = std::source_location::current()) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (rl::sim::detail::racecheck_requested) [[unlikely]]
+    rl::sim::detail::memory_fence(loc);
+}
+inline void __threadfence_system(std::source_location loc = std::source_location::current()) {
+  __threadfence(loc);
+}
+// A block's threads all run on one host thread: a compiler fence is enough. At block scope it orders
+// nothing for other blocks, so the race detector does not see it.
 inline void __threadfence_block() { std::atomic_signal_fence(std::memory_order_seq_cst); }

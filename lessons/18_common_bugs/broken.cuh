@@ -1,6 +1,6 @@
 #pragma once
-// Lesson 18's catalogue: nine kernels, each lesson 03's tree (or lesson 05's warp tail) with one
-// classic mistake, exactly as exercise/common_bugs.cuh hands them to the student (a test compares
+// Lesson 18's catalogue: ten kernels, each lesson 03's tree (or lesson 05's warp tail, or lesson
+// 11's last-block finish) with one classic mistake, exactly as exercise/common_bugs.cuh hands them to the student (a test compares
 // their code: tests/grading/bugs_match_exercise.sh). `18_common_bugs --bug NAME` runs them; the
 // README says what each does wrong, and what a GPU, the simulator and the grader make of it.
 // Nothing here is graded and nothing replaces this file: a student build still shows the bugs.
@@ -168,6 +168,38 @@ __global__ void missing_syncwarp(In<Trace> in, Out<Trace> out, std::uint64_t n) 
     }
   }
   if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+// missing_fence
+// How many blocks have taken a ticket in this launch; atomicInc wraps it back to zero.
+__device__ unsigned int missing_fence_ticket = 0;
+
+template <class Trace = NoTrace>
+__global__ void missing_fence(In<Trace> in, Out<Trace> out, std::uint64_t n, Out<Trace> partials) {
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  Float<Trace> sum = 0.0f;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    sum += in[i];
+  partial[tid] = sum;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+    __syncthreads();
+  }
+  __shared__ bool is_last;
+  if (tid == 0) {
+    partials[blockIdx.x] = partial[0];
+    is_last = atomicInc(&missing_fence_ticket, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!is_last) return;
+  if (tid == 0) {
+    Float<Trace> total = 0.0f;
+    for (unsigned b = 0; b < gridDim.x; ++b) total += partials[b];
+    out[0] = total;
+  }
 }
 
 }  // namespace broken

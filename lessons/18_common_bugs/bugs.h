@@ -42,6 +42,11 @@ inline constexpr Bug catalogue[] = {
     {"missing_syncwarp", 5,
      "lesson 05's tail without the __syncwarp between a level's reads and its writes",
      "__syncwarp before the write as well as after it", "race"},
+    {"missing_fence", 11,
+     "lesson 11's last-block finish without its __threadfence() calls: the relaxed ticket orders "
+     "nothing",
+     "__threadfence() between the partial's store and the ticket, and after the last ticket",
+     "race"},
 };
 inline constexpr unsigned count = sizeof catalogue / sizeof catalogue[0];
 

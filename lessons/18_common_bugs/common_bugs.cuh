@@ -1,6 +1,6 @@
 #pragma once
-// Lesson 18: nine classic mistakes and their fixes. Each kernel below is broken.cuh's kernel of the
-// same name with its one mistake fixed; `18_common_bugs --grade` grades all nine (every graded
+// Lesson 18: ten classic mistakes and their fixes. Each kernel below is broken.cuh's kernel of the
+// same name with its one mistake fixed; `18_common_bugs --grade` grades all ten (every graded
 // case, race-free on the simulator in every thread order), and `--bug NAME --fixed` runs one of
 // them.
 #include <cstdint>
@@ -179,6 +179,47 @@ __global__ void missing_syncwarp(In<Trace> in, Out<Trace> out, std::uint64_t n) 
     }
   }
   if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+// missing_fence: lesson 11's last-block finish without its two fences. atomicInc is a relaxed
+// atomic: it orders nothing else, so the last block may read a partial another block wrote before
+// its ticket and still not see it (CUDA's memory model; the simulator's late visibility shows
+// exactly that). THE FIX: a __threadfence() between the partial's store and the ticket (the
+// release), and one between the ticket and the reads of the partials (the acquire): fence, atomic,
+// atomic, fence synchronise the two blocks, and one ticket covers every earlier block through the
+// release sequence of the counter's increments.
+// How many blocks have taken a ticket in this launch; atomicInc wraps it back to zero.
+__device__ unsigned int missing_fence_ticket = 0;
+
+template <class Trace = NoTrace>
+__global__ void missing_fence(In<Trace> in, Out<Trace> out, std::uint64_t n, Out<Trace> partials) {
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  Float<Trace> sum = 0.0f;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    sum += in[i];
+  partial[tid] = sum;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+    __syncthreads();
+  }
+  __shared__ bool is_last;
+  if (tid == 0) {
+    partials[blockIdx.x] = partial[0];
+    // release: the partial is visible device-wide before the ticket says it is there
+    __threadfence();
+    is_last = atomicInc(&missing_fence_ticket, gridDim.x - 1) == gridDim.x - 1;
+    if (is_last) __threadfence();  // acquire: the reads of the partials below come after it
+  }
+  __syncthreads();
+  if (!is_last) return;
+  if (tid == 0) {
+    Float<Trace> total = 0.0f;
+    for (unsigned b = 0; b < gridDim.x; ++b) total += partials[b];
+    out[0] = total;
+  }
 }
 
 }  // namespace graded

@@ -1,12 +1,12 @@
-// Lesson 18's executable: nine classic mistakes (broken.cuh) and their fixes (common_bugs.cuh, the
+// Lesson 18's executable: ten classic mistakes (broken.cuh) and their fixes (common_bugs.cuh, the
 // file a student build grades), each run in a child process with a timeout, so that a kernel that
 // hangs a GPU cannot take the program with it. One line per kernel says what happened.
 //   18_common_bugs --list                      the bugs, what each does wrong, and the grader's
 //   class 18_common_bugs --bug NAME [--bug NAME2]    run one (or more) on the graded cases, as the
-//   grader does 18_common_bugs --all                       run all nine (also the default) ...
+//   grader does 18_common_bugs --all                       run all ten (also the default) ...
 //   --fixed                                this build's kernels instead: the fixes, or yours ...
 //   --n N [--block B --seed S --dist D]    one case instead of the graded ones; --repeat R runs it
-//   R times 18_common_bugs --grade / --hint K          grade this build's nine kernels / print a
+//   R times 18_common_bugs --grade / --hint K          grade this build's ten kernels / print a
 //   hint
 // Read in this order: broken.cuh (the bugs), common_bugs.cuh (the fixes), plan.cu, this file.
 #include <CLI/CLI.hpp>
@@ -36,7 +36,7 @@ namespace {
 
 constexpr const char* program = "18_common_bugs";
 constexpr const char* title =
-    "Common bugs: nine classic mistakes, what a GPU, the simulator and the grader make of them";
+    "Common bugs: ten classic mistakes, what a GPU, the simulator and the grader make of them";
 
 struct Options {
   RunOptions run;
@@ -216,8 +216,9 @@ void list_bugs() {
             << " classic mistakes (lessons/18_common_bugs/README.md); `--bug NAME` runs one\n";
   Table table({"bug", "breaks", "the mistake", "the fix", "grader (sim)"});
   for (const bugs::Bug& b : bugs::catalogue)
-    table.add({std::string(b.name), "lesson 0" + std::to_string(b.lesson), std::string(b.mistake),
-               std::string(b.fix),
+    table.add({std::string(b.name),
+               std::string(b.lesson < 10 ? "lesson 0" : "lesson ") + std::to_string(b.lesson),
+               std::string(b.mistake), std::string(b.fix),
                "[" + std::string(to_string(parse_bug_tag(b.tag).value_or(BugClass::crash))) + "]"});
   table.print(std::cout);
 }

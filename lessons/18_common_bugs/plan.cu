@@ -53,6 +53,24 @@ void reduce(const ReduceCall& c) {
   }
 }
 
+// missing_fence is lesson 11's shape: one launch of a grid of at most 1024 blocks, each adding a
+// grid-stride share of 16 or more inputs a thread, its partial in scratch, the last block to take a
+// ticket adding them all.
+//   missing_fence<<<grid, block, block * sizeof(float), stream>>>(in, out, n, partials);
+using SinglePassKernel = void (*)(In<NoTrace>, Out<NoTrace>, std::uint64_t, Out<NoTrace>);
+
+std::uint64_t single_pass_grid(std::uint64_t n, unsigned block) {
+  return std::clamp<std::uint64_t>(ceil_div(n, std::uint64_t{block} * 16), 1, 1024);
+}
+
+template <SinglePassKernel K, unsigned Bug>
+void reduce_single_pass(const ReduceCall& c) {
+  const std::uint64_t grid = single_pass_grid(c.n, c.block);
+  name_buffer(c.scratch, grid * sizeof(float), "partials");  // for the race detector's report
+  launch(bugs::catalogue[Bug].name.data(), K, dim3(static_cast<unsigned>(grid)), dim3(c.block),
+         c.block * sizeof(float), c.stream, c.in, c.out, c.n, static_cast<float*>(c.scratch));
+}
+
 // Bug number `bug` of the catalogue, which must be the one named: the kernels are listed by name.
 Plan plan_of(unsigned bug, std::string_view name, std::string_view source, ReduceFunction reduce) {
   if (bugs::catalogue[bug].name != name)
@@ -64,7 +82,22 @@ Plan plan_of(unsigned bug, std::string_view name, std::string_view source, Reduc
   return p;
 }
 
-// The nine reductions of one kernel file (namespace NS), in catalogue order (bugs.h).
+// The same for a single-pass bug: its scratch holds a partial per block, its depth is a thread's
+// share, the block's tree and the last block's thread 0 adding every partial.
+Plan single_pass_plan_of(unsigned bug, std::string_view name, std::string_view source,
+                         ReduceFunction reduce) {
+  Plan p = plan_of(bug, name, source, reduce);
+  p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) {
+    return static_cast<std::size_t>(single_pass_grid(n, block) * sizeof(float));
+  };
+  p.depth = [](std::uint64_t n, unsigned block, const DeviceShape&) {
+    const std::uint64_t grid = single_pass_grid(n, block);
+    return ceil_div(n, grid * block) + summation_depth(block, 0) + grid;
+  };
+  return p;
+}
+
+// The ten reductions of one kernel file (namespace NS), in catalogue order (bugs.h).
 // clang-format off
 #define RL_LESSON18_PLANS(NS, SOURCE)                                                                                 \
   Plans{plan_of(0, "missing_barrier_in_loop", SOURCE, reduce<NS::missing_barrier_in_loop<NoTrace>, rounded_up, 0>),   \
@@ -75,7 +108,8 @@ Plan plan_of(unsigned bug, std::string_view name, std::string_view source, Reduc
         plan_of(5, "never_writes_output", SOURCE, reduce<NS::never_writes_output<NoTrace>, rounded_up, 5>),           \
         plan_of(6, "dropped_block", SOURCE, reduce<NS::dropped_block<NoTrace>, NS::dropped_block_grid, 6>),           \
         plan_of(7, "volatile_tail", SOURCE, reduce<NS::volatile_tail<NoTrace>, rounded_up, 7>),                       \
-        plan_of(8, "missing_syncwarp", SOURCE, reduce<NS::missing_syncwarp<NoTrace>, rounded_up, 8>)}
+        plan_of(8, "missing_syncwarp", SOURCE, reduce<NS::missing_syncwarp<NoTrace>, rounded_up, 8>),                 \
+        single_pass_plan_of(9, "missing_fence", SOURCE, reduce_single_pass<NS::missing_fence<NoTrace>, 9>)}
 // clang-format on
 
 }  // namespace

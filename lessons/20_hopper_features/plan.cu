@@ -46,6 +46,7 @@ template <unsigned Cluster, bool Pdl, class Trace>
 void reduce_in_clusters(const ReduceCall& c) {
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     const unsigned grid = cluster_grid<Block, Cluster, Trace>(c.n, c.shape);
+    name_buffer(c.scratch, grid / Cluster * sizeof(float), "partials");  // for race reports
     launch_ex("cluster_single_pass", cluster_single_pass<Block, Trace>, dim3(grid), dim3(Block),
               cluster_shared_bytes, c.stream,
               LaunchAttributes{.cluster_x = Cluster, .programmatic_dependency = Pdl}, c.in, c.out,
@@ -67,6 +68,7 @@ void reduce_in_two_kernels(const ReduceCall& c) {
                     resident_blocks(kernel, Block, 0, c.shape));
     launch("streaming_partials", kernel, dim3(grid), dim3(Block), 0, c.stream, c.in, partials, c.n);
   });
+  name_buffer(partials, grid * sizeof(float), "partials");  // for race reports
   launch_ex("finish_partials", finish_partials<Trace>, dim3(1), dim3(finish_block), 0, c.stream,
             LaunchAttributes{.programmatic_dependency = Pdl}, partials, c.out, std::uint64_t{grid});
 }

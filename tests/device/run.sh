@@ -268,7 +268,7 @@ for step in "${steps[@]}"; do
         echo "| $name | $on_gpu | $sanitizers | $on_sim | $graded |" | tee -a "$table"
       done
       note "the races counted on the GPU (lesson 05's README)"
-      for name in missing_barrier_in_loop barrier_only_above_warp volatile_tail missing_syncwarp; do
+      for name in missing_barrier_in_loop barrier_only_above_warp volatile_tail missing_syncwarp missing_fence; do
         "$exe" --bug "$name" --backend gpu --n 2^20 --dist integers --repeat "${REPEAT:-20000}" --case-timeout 60 2>&1 \
           | tee -a "$out/bugs.log" | grep "^$name" | tee -a "$out/bugs-counted.txt"
       done

@@ -15,10 +15,15 @@ using namespace rl;
 namespace {
 
 // Grades one plan as `18_common_bugs --grade` does on the simulator, then puts the options back.
-Grade grade(const Plan& p) {
+// `late`: race checking off, late visibility on (--no-sim-racecheck --sim-late-visibility).
+Grade grade(const Plan& p, bool late = false) {
   RunOptions o;
   o.grade = true;
   o.backend = Backend::sim;
+  if (late) {
+    o.sim_racecheck = false;
+    o.sim_late_visibility = true;
+  }
   apply_simulator_options(o);
   auto device = make_sim_device();
   const Grade g = grade_plans(*device, {p}, o, [](const std::string&) {});
@@ -64,4 +69,35 @@ TEST_CASE("lesson 18: every fix passes the graded cases, race-free in every thre
     INFO(p.variant << ": " << g.failure);
     CHECK(g.passed);
   }
+}
+
+TEST_CASE(
+    "lesson 18: the missing fence is a race across blocks, both fences named; late "
+    "visibility makes its total wrong",
+    "[sim][grading][bugs]") {
+  const bugs::Bug* b = bugs::find("missing_fence");
+  REQUIRE(b != nullptr);
+  const auto k = static_cast<unsigned>(b - bugs::catalogue);
+  const Plan broken = bugs::broken_plans<Backend::sim>()[k];
+  const Plan fixed = lesson_plans<18, Backend::sim>()[k];
+  const Grade g = grade(broken);
+  INFO(g.failure);
+  CHECK(g.bug == BugClass::race);
+  // The last block (which one depends on the host threads) reads partials[0], written by block 0.
+  CHECK_THAT(g.failure,
+             Catch::Contains("racecheck: read-after-write race on partials[0] across blocks: "
+                             "block (0,0,0) thread 0 wrote it at broken.cuh:") &&
+                 Catch::Contains("thread 0 read it at broken.cuh:") &&
+                 Catch::Contains("with the release missing (no __threadfence() in block (0,0,0) "
+                                 "after the write and before the atomic that signals it) and the "
+                                 "acquire missing (no __threadfence() in block (") &&
+                 Catch::Contains(") after its atomicInc at broken.cuh:"));
+  // Without the detector, late visibility: the last block reads the other blocks' partials as the
+  // poison the harness filled scratch with, so the total is NaN; the fix is right.
+  const Grade late = grade(broken, true);
+  INFO(late.failure);
+  CHECK_FALSE(late.passed);
+  CHECK_THAT(late.failure, Catch::Contains("n=65537"));
+  CHECK(grade(fixed, true).passed);
+  CHECK(grade(fixed).passed);
 }

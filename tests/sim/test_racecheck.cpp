@@ -1,5 +1,5 @@
 // The race detector (common/sim/race_detector.h) on hand-written kernels: what orders two accesses
-// (a block barrier; a warp collective between the lanes it names; program order), what is a race
+// (a block barrier; a __syncwarp between the lanes it names; program order), what is a race
 // (read and write, or two writes, by different threads with nothing ordering them), how the report
 // reads, and that it is the same report every time.
 #include <catch2/catch.hpp>
@@ -148,6 +148,40 @@ __global__ void last_warp(const float* in, float* out) {
   if (tid == 0) out[blockIdx.x] = s[0];
 }
 
+// Lesson 05's tail (lessons/05_unroll_last_warp) with each __syncwarp() replaced by a shuffle whose
+// result is used: the lanes still meet at every level, but a shuffle orders no memory (CUDA
+// documents memory ordering for __syncwarp, none for __shfl_*_sync), so the reads and writes of
+// the shared slots race.
+template <bool Shuffles>
+__global__ void tail_synced_by(const float* in, float* out) {
+  SharedView<float> partial = rl::dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  partial[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 32; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+    __syncthreads();
+  }
+  if (tid < 32) {
+    float sum = partial[tid];
+    float carried = 0.0f;
+    for (unsigned stride = 32; stride > 0; stride /= 2) {
+      if (tid + stride < blockDim.x) line_a = __LINE__, sum += partial[tid + stride];
+      if constexpr (Shuffles)
+        carried += __shfl_xor_sync(0xffffffffu, 0.0f, 1);
+      else
+        __syncwarp();
+      line_b = __LINE__, partial[tid] = sum;
+      if constexpr (Shuffles)
+        carried += __shfl_xor_sync(0xffffffffu, 0.0f, 1);
+      else
+        __syncwarp();
+    }
+    sum += carried;  // 0: the shuffles move no data the total needs
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
 // Lesson 03's tree with its barrier only while the stride is above a warp (or everywhere).
 template <bool AboveWarpOnly>
 __global__ void tree(const float* in, float* out) {
@@ -171,7 +205,7 @@ __global__ void global_readback(GlobalView<float> out, float* seen) {
   if (tid == 1) line_b = __LINE__, seen[blockIdx.x] = out[blockIdx.x];
 }
 
-// Every block writes and reads out[0]: blocks are never compared with each other.
+// Every block writes out[0], with nothing ordering the blocks: a race across blocks.
 __global__ void every_block_writes(GlobalView<float> out) {
   if (threadIdx.x == 0) out[0] = static_cast<float>(blockIdx.x);
 }
@@ -221,7 +255,7 @@ TEST_CASE("racecheck: without the barrier, the read of a neighbour's slot is nam
         "race on "
         "shared[1]: thread 0 read it at " +
             at(line_b) + ", then thread 1 wrote it at " + at(line_a) +
-            ", with no __syncwarp (or other warp collective naming both lanes) between them");
+            ", with no __syncwarp naming both lanes (or __syncthreads) between them");
 }
 
 TEST_CASE("racecheck: two writes of one slot race unless a barrier separates them", "[racecheck]") {
@@ -277,24 +311,56 @@ TEST_CASE("racecheck: __syncwarp orders only the lanes its mask names", "[racech
                                 at(line_a) + ", then thread 15 read it at " + at(line_b)));
 }
 
-TEST_CASE("racecheck: shuffles and votes order the lanes they name; nothing orders nothing",
-          "[racecheck]") {
+TEST_CASE("racecheck: shuffles and votes order no memory; only __syncwarp does", "[racecheck]") {
   simtest::ScopedOptions scoped(checking());
   std::vector<float> out(32);
-  CHECK(report_of([&] {
-          rl::sim::launch("ordered_by<shuffle>", ordered_by<Order::shuffle>, dim3(1), dim3(32),
-                          32 * 4, out.data());
-        }).empty());
-  CHECK(report_of([&] {
-          rl::sim::launch("ordered_by<ballot>", ordered_by<Order::ballot>, dim3(1), dim3(32),
-                          32 * 4, out.data());
-        }).empty());
-  const std::string r = report_of([&] {
-    rl::sim::launch("ordered_by<nothing>", ordered_by<Order::nothing>, dim3(1), dim3(32), 32 * 4,
-                    out.data());
-  });
-  CHECK_THAT(r, Catch::Contains("write-after-read race on shared[1]: thread 0 read it at " +
-                                at(line_b) + ", then thread 1 wrote it at " + at(line_a)));
+  // Lane order: every lane writes its slot and waits at the collective; once it completes, lane 0
+  // reads slot 1, which lane 1 wrote before it: unordered unless the collective was __syncwarp.
+  using Kernel = void (*)(float*);
+  const std::pair<const char*, Kernel> kernels[] = {
+      {"ordered_by<shuffle>", ordered_by<Order::shuffle>},
+      {"ordered_by<ballot>", ordered_by<Order::ballot>},
+      {"ordered_by<nothing>", ordered_by<Order::nothing>}};
+  for (const auto& [name, kernel] : kernels) {
+    INFO(name);
+    const std::string r =
+        report_of([&] { rl::sim::launch(name, kernel, dim3(1), dim3(32), 32 * 4, out.data()); });
+    if (std::string(name) == "ordered_by<nothing>")
+      CHECK_THAT(r, Catch::Contains("write-after-read race on shared[1]: thread 0 read it at " +
+                                    at(line_b) + ", then thread 1 wrote it at " + at(line_a)));
+    else
+      CHECK_THAT(r, Catch::EndsWith("read-after-write race on shared[1]: thread 1 wrote it at " +
+                                    at(line_a) + ", then thread 0 read it at " + at(line_b) +
+                                    ", with no __syncwarp naming both lanes (or __syncthreads) "
+                                    "between them"));
+  }
+}
+
+TEST_CASE("racecheck: lesson 05's tail with shuffles in place of __syncwarp races, with both lines",
+          "[racecheck]") {
+  constexpr unsigned block = 64;
+  std::vector<float> in(block, 1.0f), out(1);
+  for (const auto& o : simtest::every_schedule(1)) {
+    rl::sim::Options opts = o;
+    opts.racecheck = true;
+    simtest::ScopedOptions scoped(opts);
+    INFO(simtest::describe(o));
+    CHECK(report_of([&] {
+            rl::sim::launch("tail_synced_by<false>", tail_synced_by<false>, dim3(1), dim3(block),
+                            block * 4, in.data(), out.data());
+          }).empty());
+    CHECK(out[0] == 64.0f);
+    const std::string r = report_of([&] {
+      rl::sim::launch("tail_synced_by<true>", tail_synced_by<true>, dim3(1), dim3(block), block * 4,
+                      in.data(), out.data());
+    });
+    // Which pair is found first depends on the order, but it is always a read of a neighbour's
+    // slot (the line before the first shuffle) against a write of it (the line after), in one warp.
+    CHECK_THAT(r, Catch::Contains("racecheck: ") && Catch::Contains("race on shared[") &&
+                      Catch::Contains("with no __syncwarp naming both lanes (or __syncthreads)"));
+    CHECK_THAT(r, Catch::Contains("read it at " + at(line_a)) &&
+                      Catch::Contains("wrote it at " + at(line_b)));
+  }
 }
 
 TEST_CASE("racecheck: __syncwarp does not order two warps", "[racecheck]") {
@@ -381,8 +447,7 @@ TEST_CASE("racecheck: off, a racy kernel runs to the end unreported", "[racechec
         }).empty());
 }
 
-TEST_CASE("racecheck: global memory is checked within a block, never across blocks",
-          "[racecheck]") {
+TEST_CASE("racecheck: global memory is checked within a block, and across blocks", "[racecheck]") {
   simtest::ScopedOptions scoped(checking(rl::sim::Schedule::lane_order, 2));
   std::vector<float> out(8), seen(8);
   CHECK(report_of([&] {
@@ -397,10 +462,14 @@ TEST_CASE("racecheck: global memory is checked within a block, never across bloc
   // Reverse order would be the other pair; lane order runs thread 0's write first.
   CHECK_THAT(r, Catch::Contains("read-after-write race on global[0]: thread 0 wrote it at " +
                                 at(line_a) + ", then thread 1 read it at " + at(line_b)));
-  CHECK(report_of([&] {
-          rl::sim::launch("every_block_writes", every_block_writes, dim3(16), dim3(32), 0,
-                          out.data());
-        }).empty());
+  // One host thread: block 0's write comes first, block 1's is the second access.
+  simtest::ScopedOptions one(checking(rl::sim::Schedule::lane_order, 1));
+  CHECK_THAT(report_of([&] {
+               rl::sim::launch("every_block_writes", every_block_writes, dim3(16), dim3(32), 0,
+                               out.data());
+             }),
+             Catch::Contains("block (1,0,0) thread (0,0,0): racecheck: write-after-write race on "
+                             "global[0] across blocks: block (0,0,0) thread 0 wrote it at"));
 }
 
 TEST_CASE("racecheck: static __shared__ arrays are checked through a view", "[racecheck]") {

@@ -1,5 +1,5 @@
 #pragma once
-// Exercise 18: nine kernels, each with one classic mistake, the ones README.md describes. Grade
+// Exercise 18: ten kernels, each with one classic mistake, the ones README.md describes. Grade
 // them with `bash lessons/grade.sh 18`; when stuck, ask `build-student/bin/18_common_bugs --hint 1`
 // (then 2, 3). Name a value in a register `Float<Trace>` and shared memory `Shared<Trace>`, as the
 // code does (common/device/traced.h): the simulator's race detector sees only those. TODO(student):
@@ -10,7 +10,7 @@
 //   then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1, 1000 and 67 * block - 3. On
 //   the simulator its race detector is on, and the cases up to 2^16+1 run again with each block's
 //   threads in reverse and in shuffled order: a kernel must be race-free and give the same total in
-//   every order. `build-student/bin/18_common_bugs --all --fixed` runs all nine of yours, one line
+//   every order. `build-student/bin/18_common_bugs --all --fixed` runs all ten of yours, one line
 //   each.
 #include <cstdint>
 
@@ -186,6 +186,39 @@ __global__ void missing_syncwarp(In<Trace> in, Out<Trace> out, std::uint64_t n) 
     }
   }
   if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+// TODO(student) section: missing_fence. Lesson 11's last-block finish on lesson 03's tree, one
+//   classic mistake in this section; `18_common_bugs --bug missing_fence` shows what it does.
+// How many blocks have taken a ticket in this launch; atomicInc wraps it back to zero.
+__device__ unsigned int missing_fence_ticket = 0;
+
+template <class Trace = NoTrace>
+__global__ void missing_fence(In<Trace> in, Out<Trace> out, std::uint64_t n, Out<Trace> partials) {
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  Float<Trace> sum = 0.0f;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    sum += in[i];
+  partial[tid] = sum;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (tid < stride) partial[tid] += partial[tid + stride];
+    __syncthreads();
+  }
+  __shared__ bool is_last;
+  if (tid == 0) {
+    partials[blockIdx.x] = partial[0];
+    is_last = atomicInc(&missing_fence_ticket, gridDim.x - 1) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!is_last) return;
+  if (tid == 0) {
+    Float<Trace> total = 0.0f;
+    for (unsigned b = 0; b < gridDim.x; ++b) total += partials[b];
+    out[0] = total;
+  }
 }
 
 }  // namespace graded
