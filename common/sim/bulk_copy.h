@@ -23,16 +23,9 @@
 #include <type_traits>
 
 #include "common/sim/runtime.h"
+#include "common/sim/thread_scope.h"
 
 namespace cuda {
-
-enum thread_scope {
-  thread_scope_system,
-  thread_scope_device,
-  thread_scope_cluster,
-  thread_scope_block,
-  thread_scope_thread,
-};
 
 // A size in bytes that the caller promises is a multiple of Alignment, as are both addresses.
 template <std::size_t Alignment>

@@ -6,6 +6,7 @@
 // the unordered read's stale value.
 #include <cooperative_groups.h>
 #include <catch2/catch.hpp>
+#include <cuda/atomic>
 
 #include <atomic>
 #include <numeric>
@@ -392,4 +393,103 @@ TEST_CASE(
   Finish plain(16);
   CHECK(plain.run<false, false>(16).empty());
   CHECK(plain.out[0] == expected_total(16));
+}
+
+namespace {
+
+std::atomic<int> line_ref_ticket{0};
+
+// The same finish with no __threadfence(): the ticket is a cuda::atomic_ref at device scope whose
+// memory order does the fencing. Writers take their ticket with `Writer`, so a release order
+// publishes their partial; the block that takes the last one has taken it with the same order, and
+// an acquire order lets it read every partial.
+template <cuda::memory_order Writer>
+__global__ void ref_ticket_finish(GlobalView<float> partials, GlobalView<float> out,
+                                  unsigned* ticket) {
+  if (threadIdx.x != 0) return;
+  partials[blockIdx.x] = static_cast<float>(blockIdx.x + 1);
+  cuda::atomic_ref<unsigned, cuda::thread_scope_device> t(*ticket);
+  unsigned taken = 0;
+  line_ref_ticket = __LINE__, taken = t.fetch_add(1u, Writer);
+  if (taken != gridDim.x - 1) return;
+  float total = 0.0f;
+  for (unsigned b = 0; b < gridDim.x; ++b) total += partials[b];
+  out[0] = total;
+}
+
+template <cuda::memory_order Writer>
+std::string run_ref(Finish& f, unsigned grid) {
+  f.ticket = 0;
+  return report_of([&] {
+    rl::sim::launch("ref_ticket_finish", ref_ticket_finish<Writer>, dim3(grid), dim3(32), 0,
+                    GlobalView<float>(f.partials.data()), GlobalView<float>(f.out.data()),
+                    &f.ticket);
+  });
+}
+
+}  // namespace
+
+TEST_CASE(
+    "memory order: cuda::atomic_ref's orders are its fences (acq_rel orders, relaxed does not)",
+    "[racecheck][memorder]") {
+  for (unsigned host_threads : {1u, 4u}) {
+    simtest::ScopedOptions scoped(checking(host_threads));
+    for (unsigned grid : {2u, 8u, 64u}) {
+      INFO("grid " << grid << ", host threads " << host_threads);
+      Finish f(grid);
+      CHECK(run_ref<cuda::memory_order_acq_rel>(f, grid).empty());
+      CHECK(f.out[0] == expected_total(grid));
+      Finish g(grid);
+      CHECK(run_ref<cuda::memory_order_seq_cst>(g, grid).empty());
+      CHECK(g.out[0] == expected_total(grid));
+    }
+  }
+  simtest::ScopedOptions scoped(checking());
+  Finish f(2);
+  const std::string relaxed = run_ref<cuda::memory_order_relaxed>(f, 2);
+  CHECK_THAT(relaxed, Catch::Contains("read-after-write race on partials[0] across blocks") &&
+                          Catch::Contains("the release missing") &&
+                          Catch::Contains("the acquire missing"));
+  // Release only: the partials are published, but the last block's reads are not ordered after
+  // its ticket.
+  Finish g(2);
+  const std::string release_only = run_ref<cuda::memory_order_release>(g, 2);
+  CHECK_THAT(release_only, Catch::Contains("race on partials[0] across blocks") &&
+                               Catch::Contains("the acquire missing") &&
+                               !Catch::Contains("the release missing"));
+  CHECK_THAT(release_only, Catch::Contains(at(line_ref_ticket)));
+  // Acquire only: the last block acquires, but block 0's fence comes after its ticket, so no
+  // atomic write carries a release of its partial.
+  Finish h(2);
+  const std::string acquire_only = run_ref<cuda::memory_order_acquire>(h, 2);
+  CHECK_THAT(acquire_only, Catch::Contains("race on partials[0] across blocks") &&
+                               Catch::Contains("no atomic links") &&
+                               !Catch::Contains("the acquire missing"));
+}
+
+namespace {
+
+// The acq_rel finish at block scope: a block-scope order says nothing to other blocks.
+__global__ void block_scope_finish(GlobalView<float> partials, GlobalView<float> out,
+                                   unsigned* ticket) {
+  if (threadIdx.x != 0) return;
+  partials[blockIdx.x] = 1.0f;
+  cuda::atomic_ref<unsigned, cuda::thread_scope_block> t(*ticket);
+  if (t.fetch_add(1u, cuda::memory_order_acq_rel) != gridDim.x - 1) return;
+  out[0] = partials[0] + partials[1];
+}
+
+}  // namespace
+
+TEST_CASE("memory order: a block-scope cuda::atomic_ref orders nothing across blocks",
+          "[racecheck][memorder]") {
+  simtest::ScopedOptions scoped(checking());
+  Finish f(2);
+  f.ticket = 0;
+  const std::string r = report_of([&] {
+    rl::sim::launch("block_scope_finish", block_scope_finish, dim3(2), dim3(32), 0,
+                    GlobalView<float>(f.partials.data()), GlobalView<float>(f.out.data()),
+                    &f.ticket);
+  });
+  CHECK_THAT(r, Catch::Contains("race on partials[0] across blocks"));
 }
