@@ -16,8 +16,6 @@
 #include "common/sim/errors.h"
 #include "common/sim/warp_rules.h"
 
-namespace ctx = boost::context;
-
 namespace rl::sim::detail {
 namespace {
 
@@ -117,11 +115,15 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
     t.index = uint3{id % bx, (id / bx) % by, id / (bx * by)};
     t.state = State::ready;
     t.cluster_arrived = false;
-    t.fiber = ctx::fiber(std::allocator_arg, PooledStack(stacks_), [this, id](ctx::fiber&& sched) {
-      scheduler_ = std::move(sched);
-      thread_main(id);
-      return std::move(scheduler_);
-    });
+    t.runner = this;
+    t.id = id;
+    t.fiber.start(
+        stacks_,
+        [](void* arg) {
+          auto* thread = static_cast<Thread*>(arg);
+          thread->runner->thread_main(thread->id);
+        },
+        &t);
     ready_.push_back(id);
   }
   std::fill(warp_waiting_.begin(), warp_waiting_.end(), 0u);
@@ -162,7 +164,7 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
       Thread& t = threads_[round_[k]];
       current_ = round_[k];
       threadIdx = t.index;
-      t.fiber = std::move(t.fiber).resume();
+      t.fiber.resume();
       if (error_) break;
       // A cluster barrier completed: the cluster's blocks go on in rank order from rank 0. This
       // round's other threads run when this block has the turn again.
@@ -185,14 +187,14 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
                                  "landed");
   }
   copies_.clear();
-  // After an error: unwind every unfinished fiber (boost throws forced_unwind into it,
-  // running the destructors of the kernel's locals) and recycle its stack.
+  // After an error: unwind every unfinished fiber (FiberUnwind is thrown into it, running the
+  // destructors of the kernel's locals) and recycle its stack.
   running_ = false;
   for (unsigned id = 0; id < n_; ++id) {
     if (threads_[id].fiber) {
       current_ = id;
       threadIdx = threads_[id].index;
-      ctx::fiber doomed = std::move(threads_[id].fiber);
+      threads_[id].fiber.unwind();
     }
   }
   round_.clear();
@@ -224,8 +226,8 @@ void BlockRunner::order_round() {
 void BlockRunner::thread_main(unsigned id) {
   try {
     config_.call.invoke(config_.call.bound);
-  } catch (const ctx::detail::forced_unwind&) {
-    throw;  // the block is being torn down: let boost unwind this fiber
+  } catch (const FiberUnwind&) {
+    throw;  // the block is being torn down: let the fiber unwind
   } catch (const KernelError&) {
     set_error(std::current_exception());
   } catch (const std::exception& e) {
@@ -260,7 +262,7 @@ void BlockRunner::thread_exit(unsigned id) {
   });
 }
 
-void BlockRunner::yield() { scheduler_ = std::move(scheduler_).resume(); }
+void BlockRunner::yield() { threads_[current_].fiber.suspend(); }
 
 void BlockRunner::set_error(std::exception_ptr e) {
   if (!error_) error_ = std::move(e);

@@ -3,8 +3,6 @@
 // synchronisation point; implements __syncthreads and the warp collectives and turns
 // misuse and deadlock into kernel errors.
 #pragma once
-#include <boost/context/fiber.hpp>
-
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -14,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/sim/fiber.h"
 #include "common/sim/launch_config.h"
 #include "common/sim/race_detector.h"
 #include "common/sim/racecheck.h"
@@ -132,7 +131,9 @@ class BlockRunner {
   };
 
   struct Thread {
-    boost::context::fiber fiber;
+    Fiber fiber;
+    BlockRunner* runner = nullptr;  // what the fiber's body runs: runner->thread_main(id)
+    unsigned id = 0;
     uint3 index{};
     State state = State::ready;
     WarpOp op = WarpOp::syncwarp;
@@ -186,7 +187,6 @@ class BlockRunner {
   unsigned barrier_true_ = 0;
   bool barrier_mixed_ = false;
   std::source_location barrier_loc_;
-  boost::context::fiber scheduler_;  // held by the running fiber: how to get back
   std::exception_ptr error_;
   std::mt19937 rng_;
   unsigned char* smem_ = nullptr;  // dynamic shared memory: its last byte touches guard_
