@@ -14,6 +14,7 @@
 #include "common/sim/builtins.h"
 #include "common/sim/cluster.h"
 #include "common/sim/errors.h"
+#include "common/sim/run_hook.h"
 #include "common/sim/warp_rules.h"
 
 namespace rl::sim::detail {
@@ -158,6 +159,14 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
       }
       error_ = deadlock_report();
       break;
+    }
+    if (const RunHook hook = run_hook()) {
+      try {
+        hook(0, 0);
+      } catch (...) {  // the host stops the run
+        error_ = std::current_exception();
+        break;
+      }
     }
     order_round();
     for (std::size_t k = 0; k < round_.size(); ++k) {
