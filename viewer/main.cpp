@@ -1,6 +1,6 @@
 // reducelab_viewer: the ladder's throughput and the reduction trees, in one window.
 //   reducelab_viewer [--results FILE]... [--trace FILE]... [--profile FILE]... [--view
-//   throughput|bars|scaling|tables|tree]
+//   throughput|bars|scaling|tables|tree|run]
 //                    [--device NAME] [--point LESSON[/VARIANT][@N]] [--step K] [--screenshot
 //                    FILE.png] [--size WxH] [--source-root DIR] [--measure-fps SECONDS]
 // Bad arguments (an empty value, a size out of range, a screenshot folder that does not exist) are
@@ -136,8 +136,9 @@ int main(int argc, char** argv) {
       ->type_name("UINT");
   cli.add_option(
          "--view", opt.view,
-         "throughput, bars, scaling (lesson 17, several GPUs), tables (lessons 13-16) or tree")
-      ->check(CLI::IsMember({"throughput", "bars", "scaling", "tables", "tree"}));
+         "throughput, bars, scaling (lesson 17, several GPUs), tables (lessons 13-16), tree, or "
+         "run (the Run panel: a kernel of the course on the simulator)")
+      ->check(CLI::IsMember({"throughput", "bars", "scaling", "tables", "tree", "run"}));
   cli.add_option("--device", opt.device, "plot this device first (a part of its name, e.g. H100)");
   cli.add_option("--screenshot", screenshot, "render offscreen, write this PNG and exit")
       ->type_name("FILE");
