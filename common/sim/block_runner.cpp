@@ -96,7 +96,55 @@ bool BlockRunner::in_shared_guard(const void* address) const noexcept {
   return a >= guard_ && a < map_ + map_bytes_;
 }
 
+#ifdef __EMSCRIPTEN__
 std::exception_ptr BlockRunner::run(uint3 block_index) {
+  rounds_block_ = block_index;
+  hook_error_ = nullptr;
+  rounds_.start(
+      stacks_,
+      [](void* self) {
+        auto* r = static_cast<BlockRunner*>(self);
+        r->rounds_result_ = r->run_rounds(r->rounds_block_);
+      },
+      this);
+  for (;;) {
+    rounds_.resume();
+    if (!rounds_) break;
+    // The loop suspended for the run hook's turn: the hook may suspend the host's own fiber (the
+    // page draws a frame) or throw to stop the run.
+    try {
+      if (const RunHook hook = run_hook()) hook(0, 0);
+    } catch (...) {
+      hook_error_ = std::current_exception();
+    }
+  }
+  return rounds_result_;
+}
+
+bool BlockRunner::host_turn() {
+  if (run_hook() == nullptr) return true;
+  rounds_.suspend();
+  if (!hook_error_) return true;
+  error_ = hook_error_;
+  return false;
+}
+#else
+std::exception_ptr BlockRunner::run(uint3 block_index) { return run_rounds(block_index); }
+
+bool BlockRunner::host_turn() {
+  if (const RunHook hook = run_hook()) {
+    try {
+      hook(0, 0);
+    } catch (...) {  // the host stops the run
+      error_ = std::current_exception();
+      return false;
+    }
+  }
+  return true;
+}
+#endif
+
+std::exception_ptr BlockRunner::run_rounds(uint3 block_index) {
   block_ = block_index;
   blockIdx = block_index;
   blockDim = config_.block;
@@ -160,14 +208,7 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
       error_ = deadlock_report();
       break;
     }
-    if (const RunHook hook = run_hook()) {
-      try {
-        hook(0, 0);
-      } catch (...) {  // the host stops the run
-        error_ = std::current_exception();
-        break;
-      }
-    }
+    if (!host_turn()) break;
     order_round();
     for (std::size_t k = 0; k < round_.size(); ++k) {
       Thread& t = threads_[round_[k]];

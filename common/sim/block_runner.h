@@ -149,6 +149,8 @@ class BlockRunner {
     std::uint64_t cluster_phase = 0;  // the cluster barrier's phase it arrived at
   };
 
+  std::exception_ptr run_rounds(uint3 block_index);  // run()'s work: the block's scheduling loop
+  bool host_turn();  // the run hook's turn between rounds; false: the host stops the run
   void thread_main(unsigned id);
   void thread_exit(unsigned id);
   void yield();
@@ -206,6 +208,16 @@ class BlockRunner {
   std::vector<AsyncCopy> copies_;
   std::vector<LandedCopy> landed_;
   std::optional<TlsRanges> tls_;  // this host thread's thread-local storage, once asked for
+#ifdef __EMSCRIPTEN__
+  // The web build runs the scheduling loop on a fiber of its own, so that each switch to and from
+  // a CUDA thread saves and restores only the loop's few frames (Asyncify copies the whole stack
+  // of the context it leaves), not the host program's under the launch; the loop comes back to
+  // run() for the run hook's turn.
+  Fiber rounds_;
+  uint3 rounds_block_{};
+  std::exception_ptr rounds_result_;
+  std::exception_ptr hook_error_;
+#endif
 };
 
 }  // namespace rl::sim::detail
