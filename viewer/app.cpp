@@ -113,7 +113,9 @@ void App::load_defaults(bool profile) {
     std::sort(files.begin(), files.end());
     const bool traces = std::string(dir) == "assets/traces";
     for (const auto& f : files) {
-      if (traces && options_.defer_traces)
+      if (!traces)
+        load(f);  // results: no format version 1 to look for
+      else if (options_.defer_traces)
         deferred_.push_back(f);
       else
         load_default_trace(f);
@@ -697,7 +699,9 @@ void App::open_run(const RunOutcome& o) {
   left_ = run;
   right_ = -1;
   if (!o.solution_trace.empty()) {
-    const int sol = add_trace(o.solution_trace, "solution, same input");
+    const RunChoice& c = run_choices()[static_cast<std::size_t>(r.choice)];
+    const std::string what = c.broken ? "its fix" : "the solution";
+    const int sol = add_trace(o.solution_trace, what + ", same input");
     if (sol >= 0) right_ = sol;
   }
   view_ = View::tree;

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 #include "common/host/course.h"
@@ -239,6 +240,14 @@ void RunModel::Flight::run() {
   } catch (const Stopped& s) {
     o.status = RunOutcome::Status::cancelled;
     o.line = s.why;
+#ifdef __EMSCRIPTEN__
+  } catch (const std::system_error& e) {  // std::thread: the page has no threads
+    o.status = RunOutcome::Status::failed;
+    o.line =
+        "this kernel needs host threads (the blocks of a cluster each run on one), which the "
+        "web page does not have: run it in the native viewer or the lesson (" +
+        one_line(e.what()) + ")";
+#endif
   } catch (const std::exception& e) {
     o.status = RunOutcome::Status::failed;
     o.line = one_line(e.what());
