@@ -27,7 +27,7 @@ bool RunPanel::run(const RunRequest& r) {
 
 std::optional<RunOutcome> RunPanel::poll() {
   if (!model_.busy()) return std::nullopt;
-  model_.poll();
+  model_.poll(slice_ms > 0 ? slice_ms : 1e9);
   if (model_.busy()) return std::nullopt;
   std::optional<RunOutcome> o = model_.take_outcome();
   if (o) {

@@ -18,6 +18,8 @@ class RunPanel {
   // Once a frame, whatever the view: lets the run go on (in the page, for a slice of the frame).
   // Returns the outcome of a run that has just finished, once.
   std::optional<RunOutcome> poll();
+  // The page's slice of each frame for a run (web build only; 0: the run goes to its end at once).
+  double slice_ms = 25;
   void draw();  // the panel, in the current ImGui window
 
   // Starts the request (as the Run button does); false when refused or busy (the reason is shown).

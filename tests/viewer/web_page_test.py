@@ -5,7 +5,7 @@ loopback address only, and checks what it does:
   1. lesson 03's kernel at n=1000, block 256: the total the page reports against the sum of the
      run's own input (which the page writes out), summed here with math.fsum;
   2. lesson 18's missing-barrier kernel with the race detector: the page reports the race;
-  3. a screenshot of the tree view comparing a run with the solution's trace (--shots DIR).
+  3. with --shots DIR, screenshots of the tree view comparing a run with its fix, and of the Run panel.
 
 --bench adds the timings (lesson 03 at n=2^16, block 256, detector off and on) to the report.
 Exits 77 (skipped) with the reason where the page was not built or Chromium is missing.
@@ -115,6 +115,8 @@ def fields(line):
 
 
 def screenshot(chromium, url, path, budget_ms):
+    """A screenshot after budget_ms of virtual time: with ?timer=1 the page draws a frame every
+    16.7 ms of it, each drawn for real by SwiftShader, so the budget is kept short."""
     profile = tempfile.mkdtemp(prefix="rl-chromium-")
     subprocess.run([chromium] + CHROMIUM_FLAGS +
                    ["--user-data-dir=" + profile, "--virtual-time-budget=%d" % budget_ms,
@@ -148,7 +150,7 @@ def main():
     try:
         # 1. Lesson 03 at n=1000: the total against this script's own sum of the page's input.
         got = page_lines(a.chromium, server.url("?run=sequential_addressing&n=1000&block=256"),
-                         ["reducelab: ready after", "reducelab-run:", "reducelab-input:"], 120)
+                         ["reducelab: ready after", "reducelab-run:", "reducelab-input:"], 300)
         run = fields(got["reducelab-run:"])
         assert run["status"] == "done" and run["kernel"] == "sequential_addressing", run
         assert run["n"] == "1000" and run["block"] == "256", run
@@ -169,7 +171,7 @@ def main():
         got = page_lines(
             a.chromium,
             server.url("?run=common_bugs/missing_barrier_in_loop&n=1000&block=256&racecheck=1"),
-            ["reducelab-run:", "reducelab-line:"], 120)
+            ["reducelab-run:", "reducelab-line:"], 300)
         run = fields(got["reducelab-run:"])
         line = got["reducelab-line:"]
         assert run["status"] == "failed", run
@@ -182,10 +184,10 @@ def main():
             tree = os.path.join(a.shots, "web-run-compare.png")
             screenshot(a.chromium,
                        server.url("?run=common_bugs/missing_barrier_in_loop&n=600&block=64"
-                                  "&compare=1&timer=1"), tree, 30000)
+                                  "&compare=1&timer=1"), tree, 3000)
             print("screenshot: " + tree)
             panel = os.path.join(a.shots, "web-run-panel.png")
-            screenshot(a.chromium, server.url("?view=run&timer=1"), panel, 5000)
+            screenshot(a.chromium, server.url("?view=run&timer=1"), panel, 2000)
             print("screenshot: " + panel)
 
         if a.bench:
