@@ -96,8 +96,9 @@ TEST_CASE("a run of lesson 03's kernel gives the sum of its input and a trace of
   CHECK_FALSE(m.busy());
 }
 
-TEST_CASE("every thread order gives the same sum; compare traces the solution on the same input",
-          "[run]") {
+TEST_CASE(
+    "every thread order gives the same sum, and compare traces the solution on the same input",
+    "[run]") {
   RunModel m;
   for (auto order :
        {rl::SimSchedule::lane_order, rl::SimSchedule::reverse_lanes, rl::SimSchedule::shuffled}) {
