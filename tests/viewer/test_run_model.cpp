@@ -120,7 +120,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("the race detector reports lesson 18's missing barrier; without it the run ends",
+TEST_CASE("the race detector reports lesson 18's missing barrier, and without it the run ends",
           "[run]") {
   RunModel m;
   RunRequest r;
