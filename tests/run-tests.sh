@@ -5,4 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash common/scripts/ensure-deps.sh
 bash common/scripts/configure.sh
+# The web page (viewer/README.md): its test opens it in headless Chromium; where emscripten cannot be
+# installed the page is not built and that test is skipped with the reason.
+bash viewer/web/build-page.sh --ci
 ctest --preset default -j "$(nproc)"

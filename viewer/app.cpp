@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -44,7 +45,7 @@ std::string read_file(const std::string& path) {
 
 }  // namespace
 
-App::App(AppOptions options) : options_(std::move(options)) {
+App::App(AppOptions options) : options_(std::move(options)), run_panel_(options_.run_limits) {
   if (options_.source_root.empty()) options_.source_root = default_source_root();
   playback_.set_loop(options_.loop);
 }
@@ -73,7 +74,7 @@ void App::load(const std::string& path) {
       profiles_.push_back(parse_profile(text, path));
     } else if (text.find("\"reducelab.trace\"") != std::string::npos) {
       traces_.push_back(make_trace_doc(parse_trace(text, path), options_.source_root));
-      if (traces_.size() == 2 && right_ < 0) right_ = 1;
+      if (traces_.size() == 2 && right_ < 0 && !run_opened_) right_ = 1;
       sync_steps();
     } else if (looks_like_lesson_tables(text)) {
       for (auto& t : parse_lesson_tables(text, path)) tables_.push_back(std::move(t));
@@ -86,9 +87,20 @@ void App::load(const std::string& path) {
   }
 }
 
+bool App::load_default_trace(const std::string& path) {
+  if (version1_trace(read_file(path))) {
+    ++skipped_v1_;
+    note_ = std::to_string(skipped_v1_) +
+            " traces in assets/traces are still format version 1 (recorded before v2): not shown "
+            "until recorded again.";
+    return false;
+  }
+  load(path);
+  return true;
+}
+
 void App::load_defaults(bool profile) {
   namespace fs = std::filesystem;
-  int skipped = 0;
   for (const char* dir : {"assets/results", "assets/traces"}) {
     fs::path base = fs::path(dir);
     std::error_code ec;
@@ -99,12 +111,14 @@ void App::load_defaults(bool profile) {
       if (e.path().extension() == ".json") files.push_back(e.path().string());
     }
     std::sort(files.begin(), files.end());
+    const bool traces = std::string(dir) == "assets/traces";
     for (const auto& f : files) {
-      if (version1_trace(read_file(f))) {
-        ++skipped;
-        continue;
-      }
-      load(f);
+      if (!traces)
+        load(f);  // results: no format version 1 to look for
+      else if (options_.defer_traces)
+        deferred_.push_back(f);
+      else
+        load_default_trace(f);
     }
   }
   if (profile) {
@@ -113,12 +127,12 @@ void App::load_defaults(bool profile) {
     if (!fs::exists(p, ec)) p = fs::path(default_source_root()) / p;
     if (fs::exists(p, ec)) load(p.string());
   }
-  if (skipped > 0) {
-    note_ = std::to_string(skipped) +
-            " traces in assets/traces are still format version 1 (recorded before v2): not shown "
-            "until recorded again.";
-  }
-  // A folder of traces: one at a time (pick a second to compare), the smallest first.
+  std::reverse(deferred_.begin(), deferred_.end());  // taken from the back, in name order
+  pick_smallest_trace();
+}
+
+// A folder of traces: one at a time (pick a second to compare), the smallest first.
+void App::pick_smallest_trace() {
   right_ = -1;
   for (int i = 0; i < static_cast<int>(traces_.size()); ++i) {
     if (traces_[static_cast<std::size_t>(i)]->trace.n <
@@ -138,6 +152,8 @@ void App::start() {
     view_ = View::tree;
   else if (options_.view == "tables")
     view_ = View::tables;
+  else if (options_.view == "run")
+    view_ = View::run;
   else {
     // What was loaded decides: one-GPU results, several-GPU results, tables, traces.
     const bool series = std::any_of(runs_.begin(), runs_.end(),
@@ -252,6 +268,7 @@ void App::toolbar() {
   tab("Several GPUs", View::scaling);
   tab("Tables (lessons 13-16)", View::tables);
   tab("Reduction tree", View::tree);
+  tab("Run", View::run);
   // What is loaded, in full: the path box takes what is left.
   char status[128];
   std::snprintf(status, sizeof status, "%zu results, %zu tables, %zu traces", results_.size(),
@@ -584,6 +601,12 @@ bool App::counters_of(int k, int frame, CounterPanel& panel) {
 }
 
 void App::frame(ImVec2 display, double dt) {
+  if (std::optional<RunOutcome> o = run_panel_.poll()) open_run(*o);
+  if (!deferred_.empty()) {
+    load_default_trace(deferred_.back());
+    deferred_.pop_back();
+    if (deferred_.empty() && !run_opened_) pick_smallest_trace();
+  }
   if (!pending_.empty()) {
     const auto files = std::move(pending_);
     pending_.clear();
@@ -646,8 +669,44 @@ void App::frame(ImVec2 display, double dt) {
     case View::tree:
       tree_view(ImGui::GetContentRegionAvail());
       break;
+    case View::run:
+      run_panel_.draw();
+      break;
   }
   ImGui::End();
+}
+
+int App::add_trace(const std::string& text, const std::string& name) {
+  try {
+    traces_.push_back(make_trace_doc(parse_trace(text, name), options_.source_root));
+  } catch (const std::exception& e) {
+    error(e.what());
+    return -1;
+  }
+  sync_steps();
+  return static_cast<int>(traces_.size()) - 1;
+}
+
+// A finished run: its trace on the left of the tree view, the solution's on the right.
+void App::open_run(const RunOutcome& o) {
+  if (o.trace.empty()) return;
+  const RunRequest& r = run_panel_.last_request();
+  const std::string label = "run: " + run_choices()[static_cast<std::size_t>(r.choice)].key +
+                            " n=" + std::to_string(r.n) + " block " + std::to_string(r.block);
+  const int run = add_trace(o.trace, label);
+  if (run < 0) return;
+  left_ = run;
+  right_ = -1;
+  if (!o.solution_trace.empty()) {
+    const RunChoice& c = run_choices()[static_cast<std::size_t>(r.choice)];
+    const std::string what = c.broken ? "its fix" : "the solution";
+    const int sol = add_trace(o.solution_trace, what + ", same input");
+    if (sol >= 0) right_ = sol;
+  }
+  view_ = View::tree;
+  run_opened_ = true;
+  playback_.first();
+  sync_steps();
 }
 
 }  // namespace rl::viewer

@@ -13,6 +13,7 @@
 #include "viewer/playback.h"
 #include "viewer/profile_model.h"
 #include "viewer/results_model.h"
+#include "viewer/run_panel.h"
 #include "viewer/scaling_view.h"
 #include "viewer/tables_view.h"
 #include "viewer/throughput_view.h"
@@ -21,7 +22,7 @@
 
 namespace rl::viewer {
 
-enum class View { throughput, bars, scaling, tables, tree };
+enum class View { throughput, bars, scaling, tables, tree, run };
 
 struct AppOptions {
   std::vector<std::string> results;
@@ -40,6 +41,10 @@ struct AppOptions {
   std::string source_root;
   bool screenshot = false;
   bool loop = false;
+  RunLimits run_limits;  // the Run panel's (the web page's are tighter)
+  // load_defaults loads the traces one a frame, after the first (the web page: its first frame
+  // comes before every trace has been read)
+  bool defer_traces = false;
 };
 
 class App {
@@ -59,6 +64,10 @@ class App {
 
   void frame(ImVec2 display, double dt);  // one frame of UI (between NewFrame and Render)
   void drop(const std::vector<std::string>& paths);
+  // A trace file's text (a run's, say), shown as `name`; its index, or -1 when it did not load (the
+  // error strip says why).
+  int add_trace(const std::string& text, const std::string& name);
+  RunPanel& run_panel() { return run_panel_; }
 
   Playback& playback() { return playback_; }
   View view() const { return view_; }
@@ -80,6 +89,9 @@ class App {
   void sync_steps();
   void compare_if_changed();
   void focus_on_flags();
+  void open_run(const RunOutcome& o);
+  bool load_default_trace(const std::string& path);  // false: a version 1 trace, skipped
+  void pick_smallest_trace();
 
   AppOptions options_;
   View view_ = View::throughput;
@@ -107,6 +119,10 @@ class App {
   int failed_loads_ = 0;
   std::vector<std::string> pending_;  // dropped files, loaded at the next frame
   char path_box_[1024] = "";
+  RunPanel run_panel_;
+  std::vector<std::string> deferred_;  // default traces still to load (defer_traces)
+  int skipped_v1_ = 0;
+  bool run_opened_ = false;  // a run's trace is shown: loading the defaults leaves the view alone
 };
 
 std::string default_source_root();

@@ -1,7 +1,7 @@
 // clang-format off
 // reducelab_viewer: the ladder's throughput and the reduction trees, in one window.
 //   reducelab_viewer [--results FILE]... [--trace FILE]... [--profile FILE]...
-//                    [--view throughput|bars|scaling|tables|tree] [--device NAME]
+//                    [--view throughput|bars|scaling|tables|tree|run] [--device NAME]
 //                    [--point LESSON[/VARIANT][@N]] [--step K] [--screenshot FILE.png]
 //                    [--size WxH] [--source-root DIR] [--measure-fps SECONDS]
 // clang-format on
@@ -138,8 +138,9 @@ int main(int argc, char** argv) {
       ->type_name("UINT");
   cli.add_option(
          "--view", opt.view,
-         "throughput, bars, scaling (lesson 17, several GPUs), tables (lessons 13-16) or tree")
-      ->check(CLI::IsMember({"throughput", "bars", "scaling", "tables", "tree"}));
+         "throughput, bars, scaling (lesson 17, several GPUs), tables (lessons 13-16), tree, or "
+         "run (the Run panel: a kernel of the course on the simulator)")
+      ->check(CLI::IsMember({"throughput", "bars", "scaling", "tables", "tree", "run"}));
   cli.add_option(
       "--device", opt.device,
       "plot this run first (a part of its label: the device, e.g. H100, the date or the file)");

@@ -125,8 +125,8 @@ nlohmann::json record_trace(Session& session, const Plan& r, unsigned block,
 
   const auto input = reinterpret_cast<std::uintptr_t>(session.device_input());
   const auto scratch_at = reinterpret_cast<std::uintptr_t>(scratch.get());
-  const AddressMap map{input, input + n * sizeof(float), scratch_at, scratch_at + scratch.bytes(),
-                       reinterpret_cast<std::uintptr_t>(out.get())};
+  const AddressMap map{input, input + static_cast<std::uintptr_t>(n * sizeof(float)), scratch_at,
+                       scratch_at + scratch.bytes(), reinterpret_cast<std::uintptr_t>(out.get())};
 
   nlohmann::json launch_list = nlohmann::json::array();
   for (const auto& l : launches)

@@ -14,9 +14,8 @@
 #include "common/sim/builtins.h"
 #include "common/sim/cluster.h"
 #include "common/sim/errors.h"
+#include "common/sim/run_hook.h"
 #include "common/sim/warp_rules.h"
-
-namespace ctx = boost::context;
 
 namespace rl::sim::detail {
 namespace {
@@ -98,7 +97,55 @@ bool BlockRunner::in_shared_guard(const void* address) const noexcept {
   return a >= guard_ && a < map_ + map_bytes_;
 }
 
+#ifdef __EMSCRIPTEN__
 std::exception_ptr BlockRunner::run(uint3 block_index) {
+  rounds_block_ = block_index;
+  hook_error_ = nullptr;
+  rounds_.start(
+      stacks_,
+      [](void* self) {
+        auto* r = static_cast<BlockRunner*>(self);
+        r->rounds_result_ = r->run_rounds(r->rounds_block_);
+      },
+      this);
+  for (;;) {
+    rounds_.resume();
+    if (!rounds_) break;
+    // The loop suspended for the run hook's turn: the hook may suspend the host's own fiber (the
+    // page draws a frame) or throw to stop the run.
+    try {
+      if (const RunHook hook = run_hook()) hook(0, 0);
+    } catch (...) {
+      hook_error_ = std::current_exception();
+    }
+  }
+  return rounds_result_;
+}
+
+bool BlockRunner::host_turn() {
+  if (run_hook() == nullptr) return true;
+  rounds_.suspend();
+  if (!hook_error_) return true;
+  error_ = hook_error_;
+  return false;
+}
+#else
+std::exception_ptr BlockRunner::run(uint3 block_index) { return run_rounds(block_index); }
+
+bool BlockRunner::host_turn() {
+  if (const RunHook hook = run_hook()) {
+    try {
+      hook(0, 0);
+    } catch (...) {  // the host stops the run
+      error_ = std::current_exception();
+      return false;
+    }
+  }
+  return true;
+}
+#endif
+
+std::exception_ptr BlockRunner::run_rounds(uint3 block_index) {
   block_ = block_index;
   blockIdx = block_index;
   blockDim = config_.block;
@@ -118,11 +165,15 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
     t.index = uint3{id % bx, (id / bx) % by, id / (bx * by)};
     t.state = State::ready;
     t.cluster_arrived = false;
-    t.fiber = ctx::fiber(std::allocator_arg, PooledStack(stacks_), [this, id](ctx::fiber&& sched) {
-      scheduler_ = std::move(sched);
-      thread_main(id);
-      return std::move(scheduler_);
-    });
+    t.runner = this;
+    t.id = id;
+    t.fiber.start(
+        stacks_,
+        [](void* arg) {
+          auto* thread = static_cast<Thread*>(arg);
+          thread->runner->thread_main(thread->id);
+        },
+        &t);
     ready_.push_back(id);
   }
   std::fill(warp_waiting_.begin(), warp_waiting_.end(), 0u);
@@ -158,12 +209,13 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
       error_ = deadlock_report();
       break;
     }
+    if (!host_turn()) break;
     order_round();
     for (std::size_t k = 0; k < round_.size(); ++k) {
       Thread& t = threads_[round_[k]];
       current_ = round_[k];
       threadIdx = t.index;
-      t.fiber = std::move(t.fiber).resume();
+      t.fiber.resume();
       if (error_) break;
       // A cluster barrier completed: the cluster's blocks go on in rank order from rank 0. This
       // round's other threads run when this block has the turn again.
@@ -186,14 +238,14 @@ std::exception_ptr BlockRunner::run(uint3 block_index) {
                                  "landed");
   }
   copies_.clear();
-  // After an error: unwind every unfinished fiber (boost throws forced_unwind into it,
-  // running the destructors of the kernel's locals) and recycle its stack.
+  // After an error: unwind every unfinished fiber (FiberUnwind is thrown into it, running the
+  // destructors of the kernel's locals) and recycle its stack.
   running_ = false;
   for (unsigned id = 0; id < n_; ++id) {
     if (threads_[id].fiber) {
       current_ = id;
       threadIdx = threads_[id].index;
-      ctx::fiber doomed = std::move(threads_[id].fiber);
+      threads_[id].fiber.unwind();
     }
   }
   round_.clear();
@@ -225,8 +277,8 @@ void BlockRunner::order_round() {
 void BlockRunner::thread_main(unsigned id) {
   try {
     config_.call.invoke(config_.call.bound);
-  } catch (const ctx::detail::forced_unwind&) {
-    throw;  // the block is being torn down: let boost unwind this fiber
+  } catch (const FiberUnwind&) {
+    throw;  // the block is being torn down: let the fiber unwind
   } catch (const KernelError&) {
     set_error(std::current_exception());
   } catch (const std::exception& e) {
@@ -261,7 +313,7 @@ void BlockRunner::thread_exit(unsigned id) {
   });
 }
 
-void BlockRunner::yield() { scheduler_ = std::move(scheduler_).resume(); }
+void BlockRunner::yield() { threads_[current_].fiber.suspend(); }
 
 void BlockRunner::set_error(std::exception_ptr e) {
   if (!error_) error_ = std::move(e);

@@ -3,8 +3,6 @@
 // synchronisation point; implements __syncthreads and the warp collectives and turns
 // misuse and deadlock into kernel errors.
 #pragma once
-#include <boost/context/fiber.hpp>
-
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -14,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/sim/fiber.h"
 #include "common/sim/launch_config.h"
 #include "common/sim/race_detector.h"
 #include "common/sim/racecheck.h"
@@ -140,7 +139,9 @@ class BlockRunner {
   };
 
   struct Thread {
-    boost::context::fiber fiber;
+    Fiber fiber;
+    BlockRunner* runner = nullptr;  // what the fiber's body runs: runner->thread_main(id)
+    unsigned id = 0;
     uint3 index{};
     State state = State::ready;
     WarpOp op = WarpOp::syncwarp;
@@ -156,6 +157,8 @@ class BlockRunner {
     std::uint64_t cluster_phase = 0;  // the cluster barrier's phase it arrived at
   };
 
+  std::exception_ptr run_rounds(uint3 block_index);  // run()'s work: the block's scheduling loop
+  bool host_turn();  // the run hook's turn between rounds; false: the host stops the run
   void thread_main(unsigned id);
   void thread_exit(unsigned id);
   void yield();
@@ -195,7 +198,6 @@ class BlockRunner {
   unsigned barrier_true_ = 0;
   bool barrier_mixed_ = false;
   std::source_location barrier_loc_;
-  boost::context::fiber scheduler_;  // held by the running fiber: how to get back
   std::exception_ptr error_;
   std::mt19937 rng_;
   unsigned char* smem_ = nullptr;  // dynamic shared memory: its last byte touches guard_
@@ -215,6 +217,16 @@ class BlockRunner {
   std::vector<AsyncCopy> copies_;
   std::vector<LandedCopy> landed_;
   std::optional<TlsRanges> tls_;  // this host thread's thread-local storage, once asked for
+#ifdef __EMSCRIPTEN__
+  // The web build runs the scheduling loop on a fiber of its own, so that each switch to and from
+  // a CUDA thread saves and restores only the loop's few frames (Asyncify copies the whole stack
+  // of the context it leaves), not the host program's under the launch; the loop comes back to
+  // run() for the run hook's turn.
+  Fiber rounds_;
+  uint3 rounds_block_{};
+  std::exception_ptr rounds_result_;
+  std::exception_ptr hook_error_;
+#endif
 };
 
 }  // namespace rl::sim::detail

@@ -20,6 +20,7 @@
 #include "common/sim/cluster.h"
 #include "common/sim/fault_gate.h"
 #include "common/sim/memory_model.h"
+#include "common/sim/run_hook.h"
 #include "common/sim/stack_pool.h"
 
 namespace rl::sim::detail {
@@ -191,6 +192,7 @@ void run_grid(const LaunchConfig& config, std::uint64_t first_unit) {
           }
         }
         if (config.options.progress_every_s > 0) maybe_say_progress(config, (u + 1) * k, blocks);
+        if (const RunHook hook = run_hook()) hook((u + 1) * k, blocks);
       }
     } catch (...) {
       state.record(std::numeric_limits<std::uint64_t>::max(), std::current_exception());
@@ -216,6 +218,12 @@ void run_grid(const LaunchConfig& config, std::uint64_t first_unit) {
 }  // namespace rl::sim::detail
 
 namespace rl::sim {
+namespace {
+std::atomic<RunHook> the_run_hook{nullptr};
+}  // namespace
+
+void set_run_hook(RunHook hook) { the_run_hook.store(hook, std::memory_order_release); }
+RunHook run_hook() { return the_run_hook.load(std::memory_order_acquire); }
 
 bool stop_on_kernel_fault(const void* address, FaultReport report) noexcept {
   detail::FaultGate* gate = detail::t_gate;

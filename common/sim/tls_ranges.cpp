@@ -1,9 +1,21 @@
 #include "common/sim/tls_ranges.h"
 
+#ifdef __EMSCRIPTEN__
+// The web build has one thread and no dynamic modules: thread_local variables are plain statics in
+// the module's data, which the linker bounds with these symbols.
+extern "C" unsigned char __global_base;
+extern "C" unsigned char __data_end;
+#else
 #include <link.h>
+#endif
 
 namespace rl::sim::detail {
 
+#ifdef __EMSCRIPTEN__
+TlsRanges current_tls_ranges() {
+  return {TlsBlock{1, &__global_base, static_cast<std::size_t>(&__data_end - &__global_base)}};
+}
+#else
 TlsRanges current_tls_ranges() {
   TlsRanges ranges;
   dl_iterate_phdr(
@@ -20,6 +32,7 @@ TlsRanges current_tls_ranges() {
       &ranges);
   return ranges;
 }
+#endif
 
 const TlsBlock* find_tls(const TlsRanges& ranges, const void* p, std::size_t bytes) {
   const auto* a = static_cast<const unsigned char*>(p);

@@ -15,7 +15,6 @@
 RL_NAMESPACE_BEGIN
 namespace {
 
-using Kernel = void (*)(In<NoTrace>, Out<NoTrace>, std::uint64_t);
 using Grid = std::uint64_t (*)(std::uint64_t count, std::uint64_t per_block);
 
 // The grid of every pass but dropped_block's: rounded up, so the last, partial block runs too.
@@ -28,7 +27,8 @@ std::uint64_t rounded_up(std::uint64_t count, std::uint64_t per_block) {
 // pass launches are grid(count, block), at least one; for every kernel but dropped_block, rounded
 // up.
 //   kernel<<<max(1, grid(n, block)), block, block * sizeof(float), stream>>>(in, partials, n);  ...
-template <Kernel K, Grid G, unsigned Bug>
+// K: the kernel, with the NoTrace policy (what is graded and timed) or RecordTrace (a trace).
+template <auto K, Grid G, unsigned Bug>
 void reduce(const ReduceCall& c) {
   // The kernel's name in a report (a string literal, so data() ends with its 0).
   const char* name = bugs::catalogue[Bug].name.data();
@@ -72,21 +72,23 @@ void reduce_single_pass(const ReduceCall& c) {
 }
 
 // Bug number `bug` of the catalogue, which must be the one named: the kernels are listed by name.
-Plan plan_of(unsigned bug, std::string_view name, std::string_view source, ReduceFunction reduce) {
+Plan plan_of(unsigned bug, std::string_view name, std::string_view source, ReduceFunction reduce,
+             ReduceFunction reduce_traced) {
   if (bugs::catalogue[bug].name != name)
     throw std::logic_error("lesson 18: plan " + std::to_string(bug) + " is " + std::string(name) +
                            ", not " + std::string(bugs::catalogue[bug].name) + " as in bugs.h");
-  Plan p = tree_plan<1>(18, "common_bugs", bugs::catalogue[bug].mistake, reduce, nullptr);
+  Plan p = tree_plan<1>(18, "common_bugs", bugs::catalogue[bug].mistake, reduce, reduce_traced);
   p.variant = name;
   p.source = source;
   return p;
 }
 
 // The same for a single-pass bug: its scratch holds a partial per block, its depth is a thread's
-// share, the block's tree and the last block's thread 0 adding every partial.
+// share, the block's tree and the last block's thread 0 adding every partial. Not traced: its
+// finish reads the ticket, which lies in no buffer a trace names.
 Plan single_pass_plan_of(unsigned bug, std::string_view name, std::string_view source,
                          ReduceFunction reduce) {
-  Plan p = plan_of(bug, name, source, reduce);
+  Plan p = plan_of(bug, name, source, reduce, nullptr);
   p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) {
     return static_cast<std::size_t>(single_pass_grid(n, block) * sizeof(float));
   };
@@ -97,18 +99,23 @@ Plan single_pass_plan_of(unsigned bug, std::string_view name, std::string_view s
   return p;
 }
 
+// Bug B of the catalogue, kernel NAME of namespace NS with grid GRID: its plan, run plain and traced.
+#define RL_LESSON18_PLAN(NS, SOURCE, B, NAME, GRID)             \
+  plan_of(B, #NAME, SOURCE, reduce<NS::NAME<NoTrace>, GRID, B>, \
+          reduce<NS::NAME<RecordTrace>, GRID, B>)
+
 // The ten reductions of one kernel file (namespace NS), in catalogue order (bugs.h).
 // clang-format off
-#define RL_LESSON18_PLANS(NS, SOURCE)                                                                                 \
-  Plans{plan_of(0, "missing_barrier_in_loop", SOURCE, reduce<NS::missing_barrier_in_loop<NoTrace>, rounded_up, 0>),   \
-        plan_of(1, "barrier_only_above_warp", SOURCE, reduce<NS::barrier_only_above_warp<NoTrace>, rounded_up, 1>),   \
-        plan_of(2, "barrier_inside_branch", SOURCE, reduce<NS::barrier_inside_branch<NoTrace>, rounded_up, 2>),       \
-        plan_of(3, "stride_never_halves", SOURCE, reduce<NS::stride_never_halves<NoTrace>, rounded_up, 3>),           \
-        plan_of(4, "reads_past_shared_memory", SOURCE, reduce<NS::reads_past_shared_memory<NoTrace>, rounded_up, 4>), \
-        plan_of(5, "never_writes_output", SOURCE, reduce<NS::never_writes_output<NoTrace>, rounded_up, 5>),           \
-        plan_of(6, "dropped_block", SOURCE, reduce<NS::dropped_block<NoTrace>, NS::dropped_block_grid, 6>),           \
-        plan_of(7, "volatile_tail", SOURCE, reduce<NS::volatile_tail<NoTrace>, rounded_up, 7>),                       \
-        plan_of(8, "missing_syncwarp", SOURCE, reduce<NS::missing_syncwarp<NoTrace>, rounded_up, 8>),                 \
+#define RL_LESSON18_PLANS(NS, SOURCE)                                                                    \
+  Plans{RL_LESSON18_PLAN(NS, SOURCE, 0, missing_barrier_in_loop, rounded_up),                            \
+        RL_LESSON18_PLAN(NS, SOURCE, 1, barrier_only_above_warp, rounded_up),                            \
+        RL_LESSON18_PLAN(NS, SOURCE, 2, barrier_inside_branch, rounded_up),                              \
+        RL_LESSON18_PLAN(NS, SOURCE, 3, stride_never_halves, rounded_up),                                \
+        RL_LESSON18_PLAN(NS, SOURCE, 4, reads_past_shared_memory, rounded_up),                           \
+        RL_LESSON18_PLAN(NS, SOURCE, 5, never_writes_output, rounded_up),                                \
+        RL_LESSON18_PLAN(NS, SOURCE, 6, dropped_block, NS::dropped_block_grid),                          \
+        RL_LESSON18_PLAN(NS, SOURCE, 7, volatile_tail, rounded_up),                                      \
+        RL_LESSON18_PLAN(NS, SOURCE, 8, missing_syncwarp, rounded_up),                                   \
         single_pass_plan_of(9, "missing_fence", SOURCE, reduce_single_pass<NS::missing_fence<NoTrace>, 9>)}
 // clang-format on
 
