@@ -12,7 +12,10 @@ seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 seed=$((seed + 1))
 "$exe" --grade --backend sim --grade-seed "$seed" --grade-outputs-fd 3 3>"$work/outputs" >"$work/run.log" 2>&1 \
   || fail "the solution's run failed: $(tail -3 "$work/run.log")"
-grep -q "^out 0 0 0 " "$work/outputs" || fail "no outputs handed back: $(head -3 "$work/outputs")"
+# The plan's index among the executable's plans: 0 in a simulator-only build, 1 where a GPU plan
+# comes first (a build with CUDA, run on the simulator).
+plan=$(awk '$1 == "out" && $2 == 0 && $4 == 0 { print $3; exit }' "$work/outputs")
+[ -n "$plan" ] || fail "no outputs handed back: $(head -3 "$work/outputs")"
 # verdict FILE SEED: the trusted verdict's result and first failure, on one line.
 verdict() {
   "$exe" --grade --backend sim --grade-seed "$2" --grade-check "$1" >"$work/check.log" 2>&1 || true
@@ -33,9 +36,10 @@ number=${line%%:*} bits=${line##* }
 sed "${number}s/ $bits\$/ $(printf '%08x' $((16#$bits ^ 0x00800000)))/" "$work/outputs" >"$work/flipped"
 cmp -s "$work/outputs" "$work/flipped" && fail "no bit was flipped"
 expect "one bit flipped" "$work/flipped" "$seed" "result: FAILED" "expected"
-awk '!(/^out 0 0 5 /)' "$work/outputs" >"$work/dropped"
+awk -v p="$plan" '!($1 == "out" && $2 == 0 && $3 == p && $4 == 5)' "$work/outputs" >"$work/dropped"
 expect "a case left out" "$work/dropped" "$seed" "result: FAILED" "where case 5 of pass 0 belongs"
-awk '/^out 0 0 2 /{ held = $0; next } { print } /^out 0 0 3 /{ print held }' "$work/outputs" >"$work/swapped"
+awk -v p="$plan" '$1 == "out" && $2 == 0 && $3 == p && $4 == 2 { held = $0; next } { print }
+  $1 == "out" && $2 == 0 && $3 == p && $4 == 3 { print held }' "$work/outputs" >"$work/swapped"
 expect "two cases swapped" "$work/swapped" "$seed" "result: FAILED" "where case 2 of pass 0 belongs"
 { cat "$work/outputs"; echo "result: PASSED"; } >"$work/forged"
 expect "a verdict line added" "$work/forged" "$seed" "result: FAILED" "not in the grader's format"
