@@ -16,8 +16,8 @@ class ThroughputView {
   void draw(const RunResults& device, ImVec2 size, const std::vector<ProfileFile>& profiles);
   // Selects the point of (lesson, variant) at n (0: the point nearest the profiled n, else its
   // largest n), as a click would; "" when done, else the one-line reason it is not.
-  std::string select(const RunResults& device, const std::vector<ProfileFile>& profiles,
-                     int lesson, const std::string& variant, double n);
+  std::string select(const RunResults& device, const std::vector<ProfileFile>& profiles, int lesson,
+                     const std::string& variant, double n);
 
  private:
   LinePlot plot_;
