@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "common/host/course.h"
+#include "lessons/18_common_bugs/bugs.h"
 #include "viewer/run_model.h"
 
 namespace {
@@ -66,7 +67,7 @@ TEST_CASE("the Run panel offers every simulated plan of the course, lesson 18's 
       CHECK(c.solution != c.plan);
     }
   }
-  CHECK(broken == 9);
+  CHECK(broken == rl::bugs::count);  // every bug of lesson 18's catalogue
   CHECK(cs.size() == sim_plans + 2 * broken);
   CHECK(rl::viewer::find_choice("common_bugs/missing_barrier_in_loop") >= 0);
   CHECK(rl::viewer::find_choice("no_such_kernel") == -1);
