@@ -1,5 +1,5 @@
 #pragma once
-// Plans whose kernels take the block size as a template parameter (lessons 06-11): the run-time
+// Plans whose kernels take the block size as a template parameter (lessons 06-12): the run-time
 // block size picks the instantiation. In a plan:
 //     with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
 //       launch(..., kernel<Block, Trace>, ...);

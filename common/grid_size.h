@@ -65,7 +65,7 @@ inline std::uint64_t tree_depth(std::uint64_t n, std::uint64_t per_block) {
   return depth;
 }
 
-// The grid of lessons 07-11 and 19: as many blocks as the SMs hold at once of the kernel being
+// The grid of lessons 07-12: as many blocks as the SMs hold at once of the kernel being
 // launched (`r`: kernel_resources, common/occupancy.h, which asks the occupancy API on the GPU),
 // but no more than the input can feed with `items_per_thread` elements per thread.
 inline unsigned persistent_grid(std::uint64_t n, unsigned block, unsigned items_per_thread,
@@ -77,7 +77,7 @@ inline unsigned persistent_grid(std::uint64_t n, unsigned block, unsigned items_
   return static_cast<unsigned>(std::min(resident, useful));
 }
 
-// The passes of lessons 07-09 and 19 over a persistent grid of `grid` blocks: each leaves one
+// The passes of lessons 07-09 and 11 over a persistent grid of `grid` blocks: each leaves one
 // partial in scratch, then one block sums them; a single pass when one block suffices.
 inline Passes persistent_passes(const ReduceCall& c, unsigned grid) {
   auto* partials = static_cast<float*>(c.scratch);
@@ -99,7 +99,7 @@ inline std::uint64_t persistent_depth(std::uint64_t n, unsigned block, unsigned 
   return grid == 1 ? first : first + summation_depth(finish_block, ceil_div(grid, finish_block));
 }
 
-// The smallest power of two >= x (at most 2^31): how many lanes or threads lessons 14 and 15 give a
+// The smallest power of two >= x (at most 2^31): how many lanes or threads lessons 17 and 18 give a
 // row or a column tile of x loads before capping it.
 inline unsigned next_pow2(std::uint64_t x) {
   unsigned p = 1;

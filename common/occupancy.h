@@ -1,6 +1,6 @@
 #pragma once
-// How many blocks of a kernel one SM holds at once, which a persistent grid (lessons 07-11, 19 and
-// 20) is sized from, and how many clusters of them the whole GPU holds (lesson 20: a cluster's
+// How many blocks of a kernel one SM holds at once, which a persistent grid (lessons 07-13) is sized
+// from, and how many clusters of them the whole GPU holds (lesson 13: a cluster's
 // blocks must all fit in one GPC, so that can be fewer than the blocks / the cluster size). On the GPU: the occupancy API, which knows what the compiler made of the kernel
 // (its registers and static shared memory) as well as the SM's limits. On the simulator: the limits
 // of the simulated device's shape alone (threads, blocks and shared memory an SM takes), since a

@@ -43,7 +43,7 @@ Plan tree_plan(int lesson, std::string_view slug, std::string_view title, Reduce
   return p;
 }
 
-// Lessons 07-09 and 19: a persistent grid, then one block over its partials (persistent_passes).
+// Lessons 07-09 and 11: a persistent grid, then one block over its partials (persistent_passes).
 // `Resources` is the plan's own: what an SM holds of its untraced kernel at a block size
 // (kernel_resources, common/occupancy.h), which the grid is sized from.
 template <unsigned ItemsPerThread, auto Resources>

@@ -248,7 +248,7 @@ grade_all() {
   for name in $(selected); do
     log=$logs/$name.log
     if ! grep -q "^$name: " <<<"$targets"; then
-      # Not configured here: lesson 17 exists only where CUDA and NCCL were found.
+      # Not configured here: lesson 20 exists only where CUDA and NCCL were found.
       result=SKIPPED
       detail="this build has no $name (it needs CUDA and NCCL): no version to grade here"
     elif [ $boxed -eq 1 ]; then
@@ -296,7 +296,7 @@ if [ $self_check -eq 1 ]; then
   else
     solved=$(mktemp -d)
     for name in $(selected); do
-      # Every file of the exercise but its hints: a kernel header, or lesson 16's plan (axes_plan.cpp).
+      # Every file of the exercise but its hints: a kernel header, or lesson 19's plan (axes_plan.cpp).
       for f in lessons/$name/exercise/*; do
         [ "$(basename "$f")" = HINTS.md ] || cp "lessons/$name/$(basename "$f")" "$solved/"
       done

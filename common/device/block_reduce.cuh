@@ -1,5 +1,5 @@
 #pragma once
-// Lesson 09's block sum with the + taken out (lesson 13's idea, for lessons 13-16): any operator's
+// Lesson 09's block sum with the + taken out (lesson 16's idea, for lessons 16-19): any operator's
 // combine, any accumulator (a float, a (value, index) pair, a (count, mean, M2) triple), through
 // the same two stages of warp shuffles.
 #include <cstring>
@@ -49,7 +49,7 @@ __device__ __forceinline__ typename Op::Acc block_reduce(typename Op::Acc v) {
   return v;
 }
 
-// A partial that another block wrote (lesson 11's finish, a split row's or a column tile's last
+// A partial that another block wrote (lesson 12's finish, a split row's or a column tile's last
 // block), read from L2 with __ldcg: past this SM's L1, which may hold a stale line. A word at a
 // time, because __ldcg takes built-in types only.
 template <class V>

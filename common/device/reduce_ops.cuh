@@ -1,7 +1,7 @@
 #pragma once
-// Lesson 13's idea, for the lessons after it (14, 15, 16): what a reduction is made of. An operator
+// Lesson 16's idea, for the lessons after it (14, 15, 16): what a reduction is made of. An operator
 // is four things: the accumulator type, its identity, a transform applied to each (widened) input
-// before the fold, and an associative combine. Every kernel of lessons 13-16 folds through these
+// before the fold, and an associative combine. Every kernel of lessons 16-19 folds through these
 // and nothing else.
 #include <cmath>
 #include <cstdint>
@@ -221,7 +221,7 @@ __device__ __forceinline__ typename Op::Acc fold_pack(typename Op::Acc acc, cons
   if constexpr (requires { Op::fold_pack(acc, v, first); }) {
     return Op::fold_pack(acc, v, first);
   } else {
-    // Each value transformed, then folded in pairs, ((v0 v1) (v2 v3)): lesson 11's order for floats
+    // Each value transformed, then folded in pairs, ((v0 v1) (v2 v3)): lesson 12's order for floats
     typename Op::Acc t[K];
 #pragma unroll
     for (unsigned j = 0; j < K; ++j) t[j] = Op::transform(v[j], first + j);

@@ -1,5 +1,5 @@
 #pragma once
-// Lesson 11's idea, for the lessons after it (20): this thread's sum over in[0, n) read 16 bytes at
+// Lesson 12's idea, for the lessons after it (20): this thread's sum over in[0, n) read 16 bytes at
 // a time, several loads in flight, consecutive threads on consecutive float4s; the floats before
 // the first 16-byte boundary (the head) and after the last whole float4 (the tail) one by one.
 #include <cstdint>

@@ -24,12 +24,11 @@ Plans in_order() {
 
 }  // namespace
 
-// The rungs in the order the course climbs them. Lesson 19 (latency and the roofline) stands
-// between lessons 10 and 11: it explains why 07-10 stall short of the streaming ceiling and what
-// 11's loads change. Lesson 20 (Hopper's features on lesson 11's single pass) follows 11, and the
-// libraries (12) close the ladder.
+// The rungs in the order the course climbs them, which is the order of their folders: the tree
+// (01-06), more work a thread (07), the warp and the block (08-10), bytes in flight (11), one pass
+// (12), Hopper's dependent launch (13), and the libraries (14) close the ladder.
 const Plans& ladder_plans() {
-  static const Plans all = in_order<1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 19, 11, 20, 12>();
+  static const Plans all = in_order<1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14>();
   return all;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// The ladder, lessons 01-12, 19 and 20, as one list of plans in the order the course climbs them
-// (19 between 10 and 11, 20 after 11): what `reducelab ladder` and `bench` run and the lesson test
+// The ladder, lessons 01-14, as one list of plans in the order the course climbs them (the
+// folders' order): what `reducelab ladder` and `bench` run and the lesson test
 // suites check. A program that uses it links every lesson's plans (CMake: the target
 // reducelab_ladder).
 #include <string_view>
@@ -9,8 +9,8 @@
 
 namespace rl {
 
-// Every plan of the ladder built into this program, lesson by lesson in the course's order (01-10,
-// 19, 11, 20, 12), then by variant ("" first), then backend; made once.
+// Every plan of the ladder built into this program, lesson by lesson in the course's order (01-14),
+// then by variant ("" first), then backend; made once.
 const Plans& ladder_plans();
 
 // The plan of (lesson, backend, variant), or null where this build has none.

@@ -9,7 +9,7 @@
 //   out PASS PLAN CASE BITS     the result of case CASE of plan PLAN in pass PASS (0 lane order,
 //                               1 reverse, 2 shuffled), BITS its float's 8 hex digits
 //   error PASS PLAN CASE TEXT   the kernel's error on that case (the simulator's report)
-//   target ok | target fail WHY the lesson's speed target (lesson 19)
+//   target ok | target fail WHY the lesson's speed target (lesson 11)
 //   end exit N | end signal N | end silent   how the submission's run of the cases ended
 #include <cstddef>
 #include <cstdint>

@@ -54,7 +54,7 @@ enum class BugClass {
   integer_only,  // within rounding on random data, not exact on integer data
   // right in lane order, wrong in another order, with no race the detector could see
   thread_order,
-  // every result right, but the lesson's speed target missed (lesson 19: too few bytes in flight)
+  // every result right, but the lesson's speed target missed (lesson 11: too few bytes in flight)
   too_slow,
   crash,  // any other kernel error, signal or exit without a verdict
 };

@@ -1,5 +1,5 @@
 #pragma once
-// The whole of a lesson executable's main (lessons 01-12 and 19): main.cpp calls
+// The whole of a lesson executable's main (lessons 01-14): main.cpp calls
 // rl::lesson_main<NN>, which takes the lesson's plans from the end of its plan.cu (lesson_plans<NN,
 // backend>, one per backend this build compiled) and hands them to the harness, which checks, times
 // and traces them (run_lesson, common/host/harness.cpp). Declared on its own so that a five-line
@@ -24,7 +24,7 @@ struct Baseline;
 struct CaseResult;
 struct RunOptions;
 
-// What a lesson adds to the common run of its plans (lesson 19: the pointer chase, Little's law and
+// What a lesson adds to the common run of its plans (lesson 11: the pointer chase, Little's law and
 // the roofline after its runs, and a speed target its grade checks too). Empty for the others.
 struct LessonExtras {
   // After the lesson's own runs, on the same session (the same input; `baseline` null where

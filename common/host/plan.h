@@ -68,16 +68,16 @@ struct Plan {
   // The longest chain of float additions the plan makes (see summation_depth): sets the tolerance.
   std::uint64_t (*depth)(std::uint64_t n, unsigned block, const DeviceShape& shape) = nullptr;
   // The same launches with the kernels' RecordTrace policy, and how to point this plan's kernels at
-  // a TraceBuffer (common/device/traced.h). Null where the kernels are not ours (lesson 12).
+  // a TraceBuffer (common/device/traced.h). Null where the kernels are not ours (lesson 14).
   ReduceFunction reduce_traced = nullptr;
   void (*attach_trace)(const TraceBuffer& buffer) = nullptr;
   // The kernel file this build compiled, relative to the source tree where it lies inside it: the
   // solution, the exercise (student mode) or a student's submission.
   std::string_view source = {};
-  // Lessons 07-11 and 19, whose grid is as many blocks as the SMs hold at once: what an SM holds of
+  // Lessons 07-13, whose grid is as many blocks as the SMs hold at once: what an SM holds of
   // the main kernel (the untraced one, which the traced copy's grid follows) at a block size; and
   // the loads each thread keeps in flight in it, as its source issues them: how many, of how many
-  // bytes (lesson 19's table of bytes in flight). Null and 0 for the other lessons.
+  // bytes (lesson 11's table of bytes in flight). Null and 0 for the other lessons.
   KernelResources (*resources)(unsigned block, const DeviceShape& shape) = nullptr;
   unsigned loads_in_flight = 0;
   unsigned load_bytes = 0;
@@ -86,7 +86,7 @@ using Plans = std::vector<Plan>;
 
 // Lesson `Lesson`'s plans on backend B. Defined at the end of the lesson's plan.cu, which CMake
 // compiles once per backend (common/cmake/ReduceLabLesson.cmake); an empty list where the lesson
-// has no version for B (lesson 12's libraries on the simulator).
+// has no version for B (lesson 14's libraries on the simulator).
 template <int Lesson, Backend B>
 Plans lesson_plans();
 

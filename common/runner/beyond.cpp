@@ -21,12 +21,12 @@ namespace fs = std::filesystem;
 
 struct Lesson {
   const char* exe;
-  bool takes_baseline;  // lessons 14-16 compare with torch.sum
+  bool takes_baseline;  // lessons 17-19 compare with torch.sum
 };
-constexpr Lesson lessons[] = {{"13_operators_and_types", false},
-                              {"14_row_reduce", true},
-                              {"15_column_reduce", true},
-                              {"16_any_axes", true}};
+constexpr Lesson lessons[] = {{"16_operators_and_types", false},
+                              {"17_row_reduce", true},
+                              {"18_column_reduce", true},
+                              {"19_any_axes", true}};
 
 // Runs argv[0] with argv, its output on ours; returns its exit code (128 + signal when killed).
 int run_program(const std::vector<std::string>& args) {

@@ -1,5 +1,5 @@
 #pragma once
-// `reducelab beyond`: the lessons beyond the sum (13 operators x types, 14 rows, 15 columns, 16 any
+// `reducelab beyond`: the lessons beyond the sum (16 operators x types, 17 rows, 18 columns, 19 any
 // axes), each its own program, run one after another from the runner's folder, their tables printed
 // as they come and merged into one JSON record (schema reducelab.beyond, common/RESULTS.md).
 #include <string>
@@ -9,7 +9,7 @@ namespace rl {
 struct BeyondOptions {
   // "gpu" or "sim"; empty: each lesson's default (the GPU when one is visible)
   std::string backend;
-  std::string baseline_path;  // PyTorch's times for lessons 14-16 (tests/device/torch_baselines.py)
+  std::string baseline_path;  // PyTorch's times for lessons 17-19 (tests/device/torch_baselines.py)
   std::string json_path;      // the merged record; empty: none
   bool check_only = false;    // verify, don't time
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -83,6 +84,12 @@ RungCounts count_rung(Device& device, const RunOptions& options, Session& sessio
   return c;
 }
 
+std::string measured_ladder_path() {
+  const std::string in_tree = "assets/results/h100-bench.json";
+  // From the source tree's root (where lessons/run-course.sh runs it) the short name says enough.
+  return std::filesystem::exists(in_tree) ? in_tree : std::string(RL_SOURCE_DIR) + "/" + in_tree;
+}
+
 std::optional<MeasuredLadder> MeasuredLadder::load(const std::string& path, std::string& why) {
   std::ifstream in(path);
   if (!in) {
@@ -112,7 +119,26 @@ std::optional<MeasuredLadder> MeasuredLadder::load(const std::string& path, std:
       row.m.pct_of_ceiling = r["pct_of_ceiling"].get<double>();
     m.rows_.push_back(std::move(row));
   }
+  const double theoretical =
+      doc.contains("device") && doc["device"].is_object() ? doc["device"].value("theoretical_gbps", 0.0)
+                                                          : 0.0;
+  if (doc.contains("baselines") && doc["baselines"].is_array())
+    for (const auto& b : doc["baselines"]) {
+      if (!b.is_object() || !b.contains("stream_read") || !b["stream_read"].is_object()) continue;
+      MeasuredYardsticks y;
+      y.ceiling_ms = b["stream_read"].value("median_ms", 0.0);
+      y.ceiling_gbps = b.value("stream_read_gbps", 0.0);
+      if (b.contains("cub") && b["cub"].is_object()) y.cub_ms = b["cub"].value("median_ms", 0.0);
+      y.theoretical_gbps = theoretical;
+      m.yardsticks_.emplace_back(b.value("n", std::uint64_t{0}), y);
+    }
   return m;
+}
+
+std::optional<MeasuredYardsticks> MeasuredLadder::yardsticks(std::uint64_t n) const {
+  for (const auto& [at, y] : yardsticks_)
+    if (at == n) return y;
+  return std::nullopt;
 }
 
 std::optional<MeasuredRung> MeasuredLadder::find(int lesson, std::string_view variant,

@@ -19,7 +19,7 @@ struct RungCounts {
   double elements_per_thread = 0;   // n over the first launch's threads
   std::uint64_t longest_chain = 0;  // additions from one input to the total (Plan::depth)
   std::uint64_t traced_n = 0;       // the size the trace below was recorded at
-  double barriers_per_block = -1;   // -1: not traced (lesson 12's libraries)
+  double barriers_per_block = -1;   // -1: not traced (lesson 14's libraries)
   double shared_per_block = -1;     // warp-wide shared-memory accesses a block of launch 0 makes
   double passes_per_access = -1;    // passes a warp access needs: 1 without bank conflicts
   double lanes_per_warp_step = -1;  // working lanes of a warp at a level of its tree, of 32
@@ -36,6 +36,18 @@ struct MeasuredRung {
   double pct_of_ceiling = -1;
 };
 
+// What a results file measured of the two yardsticks at one size: the streaming-read ceiling and
+// CUB's sum on the same input (lesson 00).
+struct MeasuredYardsticks {
+  double ceiling_ms = 0, ceiling_gbps = 0;
+  double cub_ms = 0;  // 0 where the file has no CUB time at this size
+  double theoretical_gbps = 0;  // the device's memory clock x bus width x 2, 0 where not recorded
+};
+
+// The course's committed GPU results (assets/results/h100-bench.json), from the source tree's root
+// where the program runs there, else by its path in the source tree this build came from.
+std::string measured_ladder_path();
+
 // A committed results file, for the rows of the simulated ladder: the device, the date, and each
 // (lesson, variant, n, block)'s figures.
 class MeasuredLadder {
@@ -44,6 +56,7 @@ class MeasuredLadder {
   static std::optional<MeasuredLadder> load(const std::string& path, std::string& why);
   std::optional<MeasuredRung> find(int lesson, std::string_view variant, std::uint64_t n,
                                    unsigned block) const;
+  std::optional<MeasuredYardsticks> yardsticks(std::uint64_t n) const;
   std::string device, date, path;
 
  private:
@@ -55,6 +68,7 @@ class MeasuredLadder {
     MeasuredRung m;
   };
   std::vector<Row> rows_;
+  std::vector<std::pair<std::uint64_t, MeasuredYardsticks>> yardsticks_;
 };
 
 // The simulated ladder's table: lesson | kernel | block | launches | elements/thread | longest chain

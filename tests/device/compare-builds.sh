@@ -6,9 +6,9 @@
 # comparison table (compare-ladders.py) under $OUT.
 #   bash tests/device/compare-builds.sh .carry/before "2^20 2^24 2^28" 2
 # LESSON=NN_slug: that lesson's executable alone instead of the whole ladder (quicker to build and to
-# run when a change touches one lesson), e.g. lesson 11's acquire fence against the commit before:
+# run when a change touches one lesson), e.g. lesson 12's acquire fence against the commit before:
 #   git archive <commit> | tar -x -C .carry/before          (here, before the device call)
-#   LESSON=11_single_pass bash tests/device/compare-builds.sh .carry/before "2^20 2^24 2^28" 5
+#   LESSON=12_single_pass bash tests/device/compare-builds.sh .carry/before "2^20 2^24 2^28" 5
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"

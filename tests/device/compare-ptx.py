@@ -1,4 +1,4 @@
-"""Compares the PTX of the timed (NoTrace) kernels of lessons 01-11 between two source trees, each
+"""Compares the PTX of the timed (NoTrace) kernels of lessons 01-12 between two source trees, each
 configured with CMake (it reads build/compile_commands.json): the check that a change to how kernels
 are written (their trace policy, their file layout) left the code the GPU runs as it was. Runs on any
 machine with nvcc; no GPU needed.
@@ -70,7 +70,7 @@ def main():
                     print(f, "differs:", key)
                 else:
                     same += 1
-        print(f"{same} of {total} NoTrace kernels of lessons 01-11 have the same PTX")
+        print(f"{same} of {total} NoTrace kernels of lessons 01-12 have the same PTX")
         return 0 if same == total and total > 0 else 1
 
 

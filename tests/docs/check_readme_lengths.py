@@ -11,10 +11,10 @@ root = sys.argv[1]
 LIMIT = 200
 # Lessons to be split into one idea each; each may shrink, never grow.
 WAITING = {
-    "lessons/11_single_pass/README.md": 338,
-    "lessons/18_common_bugs/README.md": 270,
-    "lessons/19_latency_and_roofline/README.md": 265,
-    "lessons/20_hopper_features/README.md": 461,
+    "lessons/12_single_pass/README.md": 338,
+    "lessons/15_common_bugs/README.md": 270,
+    "lessons/11_latency_and_roofline/README.md": 265,
+    "lessons/13_hopper_features/README.md": 461,
 }
 bad = 0
 paths = ["README.md"] + sorted(os.path.relpath(p, root)

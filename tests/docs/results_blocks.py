@@ -16,27 +16,27 @@ numbers are formatted as the programs print them (common/host/table.cpp). The ki
 module under tests/docs/tables/ (its docstring has the details):
     table=ladder n=2^20[,2^28] [lessons=07,08] [columns="time,x CUB"]   the runner's ladder table
     table=lesson lessons=08 n=2^20,2^24,2^28 [versus=07]             a lesson's own rows per size
-    table=times n=2^20,2^24 kernels=10,10/host_finish,11 [labels="a|b|c"]    medians side by side
-    table=across n=2^10,2^20 kernels=11,20/cluster4 figure=time|pct|xcub|ratio [over=11]
+    table=times n=2^20,2^24 kernels=10,10/host_finish,12 [labels="a|b|c"]    medians side by side
+    table=across n=2^10,2^20 kernels=12,13/cluster4 figure=time|pct|xcub|ratio [over=12]
                  [labels="a|b"] [baselines=no]    one figure per kernel (rows) and size (columns)
-    table=ops [n=2^28] [ops=...] [types=...]                          lesson 13, operators x types
-    table=rows|columns [op=sum] [type=float32] [shapes=4096x4096,...]     lessons 14 and 15
-    table=axes [op=sum] [type=float32]                                lesson 16
-    table=scaling [gpus=1,2,4,8]                                      lesson 17
-    table=latency [lessons=07,19] [variants=-,1x4B]      lesson 19's bytes in flight, a file a size
+    table=ops [n=2^28] [ops=...] [types=...]                          lesson 16, operators x types
+    table=rows|columns [op=sum] [type=float32] [shapes=4096x4096,...]     lessons 17 and 18
+    table=axes [op=sum] [type=float32]                                lesson 19
+    table=scaling [gpus=1,2,4,8]                                      lesson 20
+    table=latency [lessons=07,11] [variants=-,1x4B]      lesson 11's bytes in flight, a file a size
     table=sweep n=2^24,2^28 [figures=time,pct,chain,error,bound] [inputs=2,8]   lesson 07 at K
                                        inputs a thread (`reducelab sweep`), then at its own grid
-    value=time|gbps|pct|xcub|min|max|calls|tolerance n=2^28 lesson=11[/variant]   one run's figure
+    value=time|gbps|pct|xcub|min|max|calls|tolerance n=2^28 lesson=12[/variant]   one run's figure
     value=result|bits|reference|error n=2^24 lesson=03     what a run added up: its float32, its bits,
                                                           the double reference, their distance
     value=ratio n=2^28 lesson=06 over=01          lesson 01's median / lesson 06's ("x lesson 01")
     value=time|gbps|pct|calls n=2^20 lesson=ceiling|cub   the streaming read's or CUB's, same run
-    table=profile [lessons=02,11] [n=2^20] [block=256] [launch=0] [columns="kernel,time,stall"]
+    table=profile [lessons=02,12] [n=2^20] [block=256] [launch=0] [columns="kernel,time,stall"]
                                        ncu's counters a kernel launch (`reducelab profile --from`)
     value=profile lesson=02 n=2^20 launch=0 counter=shared_ld_wavefronts_per_request   one counter
-    table=timeline [lessons=10,12] [n=2^10,2^20] [columns="first,activities,gaps"]
+    table=timeline [lessons=10,14] [n=2^10,2^20] [columns="first,activities,gaps"]
                                        CUPTI's timeline of a call (`reducelab timeline --from`)
-    value=timeline lesson=12 n=2^20 field=gaps_us index=0                       one of its figures
+    value=timeline lesson=14 n=2^20 field=gaps_us index=0                       one of its figures
 e.g. <!-- results: assets/results/h100-bench.json table=ladder n=2^24 lessons=07,08 -->
 (min and max are the fastest and slowest timed sample, calls the calls a sample queued back to
 back). A span that cannot be rendered (no such file, another schema, files of two devices, a

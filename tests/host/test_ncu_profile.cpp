@@ -1,5 +1,5 @@
 // `reducelab profile` reads Nsight Compute's CSV: the parser and the record maker, on ncu's own
-// output from the H100 (tests/host/fixtures: lesson 02 at 2^20, three launches; lesson 11 at 2^20,
+// output from the H100 (tests/host/fixtures: lesson 02 at 2^20, three launches; lesson 12 at 2^20,
 // two plans of one launch each). Each expected value is read from the fixture by the test itself,
 // with a split of its own, so the parser is checked against the file and not against itself.
 #include <catch2/catch.hpp>
@@ -186,9 +186,9 @@ TEST_CASE("a metric ncu did not print is null, and named as missing", "[profile]
   CHECK(r[0]["counters"]["shared_ld_requests"] == 528384);
 }
 
-TEST_CASE("lesson 11's two plans: one launch each, a tie of limits named in a fixed order",
+TEST_CASE("lesson 12's two plans: one launch each, a tie of limits named in a fixed order",
           "[profile]") {
-  const std::string text = fixture("ncu-11_single_pass.csv");
+  const std::string text = fixture("ncu-12_single_pass.csv");
   const auto records =
       profile_records(parse_ncu_csv(text), {11, "single_pass", "", 1u << 20, 1024});
   REQUIRE(records.size() == 2);

@@ -77,7 +77,7 @@ TEST_CASE("a persistent grid is the blocks the SMs hold at once, as far as the i
   KernelResources r;
   r.blocks_per_sm = 8;
   CHECK(persistent_grid(1 << 24, 256, 2, r, h100) == 132 * 8);
-  r.blocks_per_sm = 2;  // lesson 11 at 1024 threads: 32 registers each, two blocks fill the file
+  r.blocks_per_sm = 2;  // lesson 12 at 1024 threads: 32 registers each, two blocks fill the file
   CHECK(persistent_grid(1 << 24, 1024, 16, r, h100) == 264);
   CHECK(persistent_grid(1 << 20, 1024, 16, r, h100) == 64);  // 2^20 / (1024 x 16)
   CHECK(persistent_grid(0, 256, 2, r, h100) == 1);
@@ -88,7 +88,7 @@ TEST_CASE("a persistent grid is the blocks the SMs hold at once, as far as the i
 TEST_CASE("the simulator's occupancy is its shape's thread, block and shared-memory limits",
           "[plan]") {
   const DeviceShape s;  // an H100's: 2048 threads, 32 blocks, 228 KiB of shared memory an SM
-  // Lessons 07-11's blocks, with lesson 07's shared array: the thread limit, at most 32 blocks
+  // Lessons 07-12's blocks, with lesson 07's shared array: the thread limit, at most 32 blocks
   // (what persistent_grid counted before it asked the occupancy API, so the simulator's grids
   // stay).
   const std::pair<unsigned, unsigned> expected[] = {{32, 32}, {64, 32}, {128, 16},

@@ -12,17 +12,17 @@
 #include "lessons/07_multiple_elements_per_thread/multiple_elements_per_thread.cuh"
 #include "tests/lessons/dropped_block.h"
 
-// Lessons 11 and 20's headers define their ticket counters, __device__ variables, which the
+// Lessons 12 and 13's headers define their ticket counters, __device__ variables, which the
 // lessons' own plans (linked into the same programs) define too. Included in an inline namespace of this file's own,
-// every name it defines here (the counter, the kernels) is a symbol apart from lesson 11's.
+// every name it defines here (the counter, the kernels) is a symbol apart from lesson 12's.
 #undef RL_BACKEND_NS
 #if defined(__CUDACC__)
 #define RL_BACKEND_NS backend_gpu_dropped_block
 #else
 #define RL_BACKEND_NS backend_sim_dropped_block
 #endif
-#include "lessons/11_single_pass/single_pass.cuh"
-#include "lessons/20_hopper_features/hopper_features.cuh"
+#include "lessons/12_single_pass/single_pass.cuh"
+#include "lessons/13_hopper_features/hopper_features.cuh"
 
 RL_NAMESPACE_BEGIN
 namespace {
@@ -69,7 +69,7 @@ void reduce_07(const ReduceCall& c) {
   });
 }
 
-// Lesson 11's single_pass, its finish one partial short.
+// Lesson 12's single_pass, its finish one partial short.
 template <unsigned Block>
 __global__ void __launch_bounds__(Block)
     single_pass_dropping_one(In<NoTrace> in, Out<NoTrace> out, std::uint64_t n,
@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(Block)
   if (threadIdx.x == 0) out[0] = total;
 }
 
-constexpr unsigned items_11 = 16;  // lesson 11's plan.cu, and its grid
+constexpr unsigned items_11 = 16;  // lesson 12's plan.cu, and its grid
 unsigned grid_11(std::uint64_t n, unsigned block, const DeviceShape& s) {
   return with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
     return persistent_grid(n, block, items_11,
@@ -107,7 +107,7 @@ void reduce_11(const ReduceCall& c) {
   });
 }
 
-// Lesson 20's cluster_single_pass, its cluster's first block one rank short: the last block of
+// Lesson 13's cluster_single_pass, its cluster's first block one rank short: the last block of
 // every cluster is never added.
 template <unsigned Block>
 __global__ void __launch_bounds__(Block)
@@ -130,7 +130,7 @@ __global__ void __launch_bounds__(Block)
                                      out, [](float v) { return block_sum<Block, NoTrace>(v); });
 }
 
-constexpr unsigned cluster_20 = 4;  // lesson 20's cluster4 variant: clusters of 4
+constexpr unsigned cluster_20 = 4;  // lesson 13's cluster4 variant: clusters of 4
 unsigned grid_20(const ReduceCall& c) {
   return with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     const unsigned wanted =
@@ -187,7 +187,7 @@ Plan dropped_block_plan<this_backend>(int lesson) {
       p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape& s) {
         return grid_11(n, block, s) * sizeof(float);
       };
-      p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {  // lesson 11's plan.cu
+      p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {  // lesson 12's plan.cu
         const std::uint64_t g = grid_11(n, block, s);
         return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) + ceil_div(g, block);
       };

@@ -1,5 +1,5 @@
 #pragma once
-// The ladder's checks, lessons 01-12 and 19 (tests/lessons/checks.h names them), shared by the
+// The ladder's checks, lessons 01-14 (tests/lessons/checks.h names them), shared by the
 // simulator and GPU suites: the float sum of each lesson's plans.
 #include <catch2/catch.hpp>
 
@@ -34,7 +34,7 @@ inline void check_graded_cases(Device& device, int lesson, bool huge) {
 }
 
 // Any float pointer is a valid input, not only cudaMalloc's 256-byte aligned ones: offsets of 1 to
-// 3 floats start the data off a 16-byte boundary (lesson 11's vector loads must handle the head).
+// 3 floats start the data off a 16-byte boundary (lesson 12's vector loads must handle the head).
 inline void check_misaligned_inputs(Device& device, int lesson) {
   for (const Plan& r : plans_of(lesson, device.backend())) {
     for (std::uint64_t n : {0u, 1u, 2u, 3u, 5u, 1000u, (1u << 16) + 3}) {

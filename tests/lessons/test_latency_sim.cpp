@@ -1,4 +1,4 @@
-// Lesson 19 on the simulator: Little's law and the roofline against numbers worked out by hand, the
+// Lesson 11 on the simulator: Little's law and the roofline against numbers worked out by hand, the
 // pointer chase's cycle (it visits every line and comes back), the simulator's side of the
 // exercise's target, and the persistent grids the occupancy API now sizes (on the simulator, the
 // same as before it did).
@@ -11,9 +11,9 @@
 #include "common/host/course.h"
 #include "common/host/session.h"
 #include "common/host/sim_bridge.h"
-#include "lessons/19_latency_and_roofline/chase.h"
-#include "lessons/19_latency_and_roofline/report.h"
-#include "lessons/19_latency_and_roofline/stream_sum.cuh"  // the own kernel's constants
+#include "lessons/11_latency_and_roofline/chase.h"
+#include "lessons/11_latency_and_roofline/report.h"
+#include "lessons/11_latency_and_roofline/stream_sum.cuh"  // the own kernel's constants
 
 using namespace rl;
 using namespace rl::latency;
@@ -25,7 +25,7 @@ TEST_CASE("Little's law and the roofline, by hand", "[sim][latency]") {
   // Lesson 07 at block 256: 8 blocks of 256 an SM, two 4-byte loads each: 16 KiB an SM.
   CHECK(resident_threads_per_sm(8, 256, 1056, 132) == 2048);
   CHECK(bytes_in_flight(2, 4, 2048) == 16384.0);
-  // Lesson 11 at block 1024: 2 blocks of 1024, four 16-byte loads each: 128 KiB an SM.
+  // Lesson 12 at block 1024: 2 blocks of 1024, four 16-byte loads each: 128 KiB an SM.
   CHECK(resident_threads_per_sm(2, 1024, 264, 132) == 2048);
   CHECK(bytes_in_flight(4, 16, 2048) == 131072.0);
   // A grid smaller than the GPU: 64 blocks over 132 SMs leave each SM at most one.
@@ -104,7 +104,7 @@ TEST_CASE("the pointer chase kernel follows its chain on the simulator", "[sim][
 
 namespace {
 const Plan& lesson19(std::string_view variant) {
-  const Plan* p = find_plan(19, Backend::sim, variant);
+  const Plan* p = find_plan(11, Backend::sim, variant);
   REQUIRE(p);
   return *p;
 }
@@ -135,7 +135,7 @@ TEST_CASE("the exercise's target on the simulator is Little's law over its loads
   }
 }
 
-TEST_CASE("lesson 19's plans name the loads their kernels keep in flight", "[sim][latency]") {
+TEST_CASE("lesson 11's plans name the loads their kernels keep in flight", "[sim][latency]") {
   const std::pair<std::string_view, std::pair<unsigned, unsigned>> expected[] = {
       {"", {loads_in_flight, load_bytes}},
       {"1x4B", {1, 4}},
@@ -148,12 +148,12 @@ TEST_CASE("lesson 19's plans name the loads their kernels keep in flight", "[sim
     CHECK(lesson19(variant).loads_in_flight == loads.first);
     CHECK(lesson19(variant).load_bytes == loads.second);
   }
-  CHECK(plans_of(19, Backend::sim).size() == std::size(expected));
+  CHECK(plans_of(11, Backend::sim).size() == std::size(expected));
 }
 
 TEST_CASE("the simulator sizes every persistent grid as the thread limit did", "[sim][latency]") {
   // persistent_grid now takes the blocks an SM holds from the kernel (common/occupancy.h); on the
-  // simulator that is the shape's thread and block limit, what it counted before, so lessons 07-11
+  // simulator that is the shape's thread and block limit, what it counted before, so lessons 07-12
   // launch the same grids and give the same bits.
   const DeviceShape h100;
   std::set<int> lessons;
@@ -171,7 +171,7 @@ TEST_CASE("the simulator sizes every persistent grid as the thread limit did", "
   CHECK(lessons == std::set<int>{7, 8, 9, 10, 11, 19});
 }
 
-TEST_CASE("the ladder runs in the course's order, lesson 19 between 10 and 11", "[sim][latency]") {
+TEST_CASE("the ladder runs in the course's order, lesson 11 between 10 and 11", "[sim][latency]") {
   std::vector<int> order;
   for (const Plan& p : ladder_plans())
     if (p.backend == Backend::sim && (order.empty() || order.back() != p.lesson))

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-#include "lessons/19_latency_and_roofline/report.h"
+#include "lessons/11_latency_and_roofline/report.h"
 #include "tests/lessons/dropped_block.h"
 
 using namespace rl;
@@ -28,7 +28,7 @@ TEST_CASE("the simulator and the GPU agree on every lesson", "[gpu][sim][lessons
   for (int lesson : test::lessons_on(Backend::gpu)) {
     for (const Plan& g : plans_of(lesson, Backend::gpu)) {
       const Plan* s = find_plan(lesson, Backend::sim, g.variant);
-      if (!s) continue;  // lesson 12 is NVIDIA's libraries: nothing to simulate
+      if (!s) continue;  // lesson 14 is NVIDIA's libraries: nothing to simulate
       const CaseResult on_gpu = test::run_case(gpu(), g, n, 256, 99, Distribution::uniform);
       const CaseResult on_sim = test::run_case(*sim, *s, n, 256, 99, Distribution::uniform);
       INFO("lesson " << lesson << " " << g.variant << " gpu=" << on_gpu.check.got
@@ -65,17 +65,17 @@ TEST_CASE("each lesson reads from any float address on the GPU", "[gpu][lessons]
   DYNAMIC_SECTION("lesson " << lesson) { test::check_misaligned_inputs(gpu(), lesson); }
 }
 
-TEST_CASE("lesson 11's finish is bitwise reproducible on the GPU", "[gpu][lessons]") {
+TEST_CASE("lesson 12's finish is bitwise reproducible on the GPU", "[gpu][lessons]") {
   RunOptions o;
   Session session(gpu(), o);
   session.prepare((1u << 24) + 3);
-  CHECK(session.distinct_results(*find_plan(11, Backend::gpu), 256, 20) == 1);
+  CHECK(session.distinct_results(*find_plan(12, Backend::gpu), 256, 20) == 1);
   const std::size_t atomic =
-      session.distinct_results(*find_plan(11, Backend::gpu, "atomic_finish"), 256, 20);
+      session.distinct_results(*find_plan(12, Backend::gpu, "atomic_finish"), 256, 20);
   WARN("the atomicAdd finish gave " << atomic << " distinct results in 20 runs");
 }
 
-TEST_CASE("lessons 07 to 12 are right past 2^31 elements (64-bit indexing)",
+TEST_CASE("lessons 07 to 14 are right past 2^31 elements (64-bit indexing)",
           "[gpu][lessons][huge]") {
   const std::uint64_t n = (std::uint64_t{1} << 31) + 17;  // 8 GiB of floats
   // Positive data: no cancellation, so a lost 2^31 stretch shows within the bound; exact spikes: a
@@ -102,8 +102,8 @@ TEST_CASE("lessons 07 to 12 are right past 2^31 elements (64-bit indexing)",
 // The graded spike case at the sizes the tolerance cannot police (common/host/grading.h): every
 // lesson exact, and a plan that drops one block caught, in each shape of plan: lesson 03's tree
 // (the last block's inputs lost: 17 of them at 2^31+17, where the spike at the last element shows
-// it), lesson 07's persistent grid and finishing block, lesson 11's single pass (a block's whole
-// share lost), lesson 20's clusters (a cluster's last block lost in each). On uniform data of the
+// it), lesson 07's persistent grid and finishing block, lesson 12's single pass (a block's whole
+// share lost), lesson 13's clusters (a cluster's last block lost in each). On uniform data of the
 // same size lesson 03's error hides inside the rounding bound.
 TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU",
           "[gpu][lessons][huge]") {
@@ -199,7 +199,7 @@ TEST_CASE("traces from the GPU are complete and describe the simulator's tree", 
   for (int lesson : test::lessons_on(Backend::gpu)) {
     const Plan* g = find_plan(lesson, Backend::gpu);
     const Plan* s = find_plan(lesson, Backend::sim);
-    if (!g || !s || !g->reduce_traced) continue;  // lesson 12: library code, nothing to trace
+    if (!g || !s || !g->reduce_traced) continue;  // lesson 14: library code, nothing to trace
     for (std::uint64_t n : {64u, 1000u}) {
       const auto on_gpu = test::record(gpu(), *g, n, 32, 5);
       const auto on_sim = test::record(*sim, *s, n, 32, 5);

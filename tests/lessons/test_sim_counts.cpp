@@ -50,7 +50,7 @@ TEST_CASE("the simulated ladder counts each rung as its kernel says", "[sim][cou
   // Lesson 04 adds two inputs while loading: half the blocks, two inputs a thread.
   const RungCounts c4 = counts_of(*device, 4, 1 << 16, 256, 1 << 12);
   CHECK(c4.elements_per_thread == Approx(2.0));
-  // Lesson 11: one launch, whatever n; many inputs a thread on the simulator's grid.
+  // Lesson 12: one launch, whatever n; many inputs a thread on the simulator's grid.
   const RungCounts c11 = counts_of(*device, 11, 1 << 20, 1024, 1 << 12);
   CHECK(c11.launches == 1);
   CHECK(c11.elements_per_thread > 4);

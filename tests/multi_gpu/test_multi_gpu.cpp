@@ -1,4 +1,4 @@
-// Lesson 17 on two or more GPUs: the multi-GPU total matches the CPU reference and the one-GPU
+// Lesson 20 on two or more GPUs: the multi-GPU total matches the CPU reference and the one-GPU
 // total, for N that does not divide, N smaller than the GPU count, N = 0 and a large N; every GPU
 // holds the same total; the one-process-per-GPU mode agrees. With fewer than two GPUs: exit 77.
 #include <catch2/catch.hpp>
@@ -12,7 +12,7 @@
 #include <string>
 
 #include "common/host/reference.h"
-#include "lessons/17_multi_gpu_nccl/multi_gpu.h"
+#include "lessons/20_multi_gpu_nccl/multi_gpu.h"
 #include "tests/lessons/dropped_block.h"
 
 using namespace rl;
@@ -101,7 +101,7 @@ TEST_CASE("a lost block or GPU share cannot hide in the split: exact spikes", "[
 }
 
 TEST_CASE("a GPU whose local reduction drops a block fails the exact spikes", "[nccl][large]") {
-  // The same sizes with lesson 11's dropped-block plan on every GPU
+  // The same sizes with lesson 12's dropped-block plan on every GPU
   // (tests/lessons/dropped_block.h): each GPU's last block's share is lost, so the total is short
   // by whole spikes on every GPU's part, while the collective adds what it is given. The check
   // above must see it.
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
   const unsigned count = visible_gpus(&why);
   // a collective of one GPU tests nothing of the collective: skipped, never passed
   if (count < 2) {
-    std::cout << "skipped: lesson 17's tests need two or more GPUs; "
+    std::cout << "skipped: lesson 20's tests need two or more GPUs; "
               << (count == 0 ? why : std::string("only one is visible")) << '\n';
     return 77;
   }

@@ -40,7 +40,7 @@ std::string report_of(Launch&& launch) {
   return "";
 }
 
-// Lesson 11's finish in miniature: each block's thread 0 publishes partials[block], takes a ticket;
+// Lesson 12's finish in miniature: each block's thread 0 publishes partials[block], takes a ticket;
 // the block with the last ticket adds every partial. Release: the fence between the write and the
 // ticket; Acquire: the fence between the ticket and the reads. `unfenced_block`: that block alone
 // skips its release (-1: none does).
@@ -170,7 +170,7 @@ __global__ void unlinked(GlobalView<float> data, unsigned* a, unsigned* b) {
   }
 }
 
-// Lesson 15's shape: every warp's lane 0 writes its partial and fences; after a barrier thread 0
+// Lesson 18's shape: every warp's lane 0 writes its partial and fences; after a barrier thread 0
 // takes the ticket; the last block's thread 0 fences after it, and after a barrier every thread
 // reads. A fence.sc orders across the barrier both ways (README.md). `OnlyThreadZeroFences`: the
 // other writers skip their fence, so thread 0's release (before the barrier) does not cover them.

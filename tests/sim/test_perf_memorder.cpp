@@ -1,4 +1,4 @@
-// The race detector's cost on lesson 11's kernel, whose finish is the case the memory model across
+// The race detector's cost on lesson 12's kernel, whose finish is the case the memory model across
 // blocks was built for: at 2^20 floats, race checking on takes at most twice the time of race
 // checking off (process CPU time, the fastest of several runs each, so other work on the machine
 // counts as little as it can).
@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "lessons/11_single_pass/single_pass.cuh"
+#include "lessons/12_single_pass/single_pass.cuh"
 #include "tests/sim/schedules.h"
 
 #ifndef RL_SIM_BUILD_TYPE
@@ -28,9 +28,9 @@ double cpu_seconds() {
 
 }  // namespace
 
-TEST_CASE("lesson 11 at 2^20 with race checking takes at most twice its time without", "[perf]") {
+TEST_CASE("lesson 12 at 2^20 with race checking takes at most twice its time without", "[perf]") {
   constexpr std::uint64_t n = 1ull << 20;
-  constexpr unsigned block = 1024, grid = 64;  // lesson 11's block; a persistent grid
+  constexpr unsigned block = 1024, grid = 64;  // lesson 12's block; a persistent grid
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<float> in(n), partials(grid), out(1);
@@ -52,7 +52,7 @@ TEST_CASE("lesson 11 at 2^20 with race checking takes at most twice its time wit
       CHECK(std::abs(out[0] - expected) < 1e-3 * std::sqrt(static_cast<double>(n)));
     }
   std::printf(
-      "lesson 11, 2^20 floats, one host thread (%s build): race checking off %.3f s, on "
+      "lesson 12, 2^20 floats, one host thread (%s build): race checking off %.3f s, on "
       "%.3f s of CPU time (fastest of 3): %.2fx\n",
       RL_SIM_BUILD_TYPE, best[0], best[1], best[1] / best[0]);
   const bool optimised =

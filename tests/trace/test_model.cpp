@@ -285,7 +285,7 @@ TEST_CASE("recorded lesson traces in assets/ (once re-recorded as version 2) reb
   // Until the kernels emit version 2, assets/traces holds version 1 files, which the loader refuses
   // with its one line; this checks whichever files are version 2 already.
   for (const char* name : {"03_sequential_addressing.sim.json", "08_warp_shuffle.sim.json",
-                           "10_multi_block_two_kernel.sim.json", "11_single_pass.sim.json"}) {
+                           "10_multi_block_two_kernel.sim.json", "12_single_pass.sim.json"}) {
     const std::string path = std::string(RL_REPO_ROOT) + "/assets/traces/" + name;
     const std::string text = test::read_text(path);
     const json doc = json::parse(text, nullptr, false);

@@ -24,7 +24,7 @@ TEST_CASE("every series of the H100 ladder has its own colour, apart from the ot
   const auto styles = series_styles(series);
   std::set<Rgba> seen;
   for (const auto& s : styles) REQUIRE(seen.insert(s.color).second);
-  // The palette's twenty hues stay well apart; a ladder of more series than that (lessons 19 and 20
+  // The palette's twenty hues stay well apart; a ladder of more series than that (lessons 11 and 13
   // bring it to 36) reuses them darker or lighter, unique but closer, and the legend hides series.
   const std::size_t palette = std::min<std::size_t>(styles.size(), 20);
   for (std::size_t i = 0; i < palette; ++i) {

@@ -99,8 +99,8 @@ TEST_CASE("the panel beside a trace puts the prediction by the counter", "[count
   REQUIRE(has(past.title, "launch 2 of 3"));
   REQUIRE(!past.caveat.empty());
 
-  // Lesson 11's trace is of block 32, the profile's 1024: said; warps and registers tie.
-  const rl::Trace t11 = test::asset("11_single_pass.sim.json");
+  // Lesson 12's trace is of block 32, the profile's 1024: said; warps and registers tie.
+  const rl::Trace t11 = test::asset("12_single_pass.sim.json");
   const CounterPanel p11 = counter_panel(fixture(), *nearest_call(fixture(), 11, "", 64, 32), 0,
                                          t11, predict_launches(t11, index_steps(t11))[0]);
   REQUIRE(p11.caveat.find("block is 32, the profiled 1024") != std::string::npos);

@@ -142,7 +142,7 @@ TEST_CASE("no two labels overlap, whatever the trace, step, size or focus", "[la
   for (const char* name :
        {"01_interleaved_divergent.sim.json", "02_interleaved_strided.b256.sim.json",
         "05_unroll_last_warp.sim.json", "08_warp_shuffle.sim.json", "09_block_two_stage.sim.json",
-        "11_single_pass.sim.json", "broken/03_missing_barrier.sim.json",
+        "12_single_pass.sim.json", "broken/03_missing_barrier.sim.json",
         "broken/03_barrier_only_above_warp.b256.sim.json"}) {
     const Trace t = test::asset(name);
     const StepIndex idx = index_steps(t);

@@ -164,7 +164,7 @@ TEST_CASE("every committed trace's steps partition its events", "[steps]") {
   for (const char* name : {"01_interleaved_divergent.sim.json", "04_first_add_during_load.sim.json",
                            "07_multiple_elements_per_thread.sim.json",
                            "09_block_two_stage.sim.json", "10_multi_block_two_kernel.sim.json",
-                           "11_single_pass.sim.json", "broken/03_missing_barrier.sim.json"}) {
+                           "12_single_pass.sim.json", "broken/03_missing_barrier.sim.json"}) {
     INFO(name);
     const Trace t = test::asset(name);
     check_partition(t, index_steps(t));

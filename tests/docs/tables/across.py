@@ -1,10 +1,10 @@
 """table=across: a few kernels' one figure across sizes, one row per kernel and one column per size,
 the streaming read and CUB below them; the sizes may come from several files of one device (one run
 per size).
-    table=across n=2^10,2^20,2^28 kernels=11,20,20/cluster4 figure=time
+    table=across n=2^10,2^20,2^28 kernels=12,13,13/cluster4 figure=time
         kernel | 2^10 | 2^20 | 2^28          (rows: 11 single_pass, 20 hopper_features, ...)
     figure=time|gbps|pct|xcub|ratio           one of the runner's figures; ratio with over=LESSON:
-                                              its median over the row's ("x lesson 11")
+                                              its median over the row's ("x lesson 12")
     labels="a|b|c"                            names the kernels' rows instead (separated by |)
     baselines=no                              leaves out the streaming read's and CUB's rows
 A kernel with no run at a size shows '-'; a size with no run of any of them is an error."""

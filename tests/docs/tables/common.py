@@ -108,7 +108,7 @@ def lessons(opts, key="lessons"):
 
 def select(records, opts, keys, what):
     """The records (each with lesson, variant, n, block and, for a kernel, launch) a span picks, in
-    the file's order: lessons=02,11/atomic_finish (a lesson, or one variant of it), variants=-,x
+    the file's order: lessons=02,12/atomic_finish (a lesson, or one variant of it), variants=-,x
     ('-' the lesson's own kernel), n=2^20,2^24, and each of `keys` (block=256, launch=0,1) as a list
     of whole numbers. A key not given selects every value; a selection of nothing is an error."""
     def numbers(key):

@@ -1,6 +1,6 @@
-"""table=latency: lesson 19's table of bytes in flight (`19_latency_and_roofline --json`, schema
+"""table=latency: lesson 11's table of bytes in flight (`11_latency_and_roofline --json`, schema
 reducelab.results with a `latency` record), as the lesson's report prints it, one file per size.
-    table=latency [lessons=07,19] [variants=-,1x4B]
+    table=latency [lessons=07,11] [variants=-,1x4B]
         N | kernel | loads a thread (source) | bytes a load | registers | blocks/SM
         | in flight/SM | need/SM | % of need | GB/s | % of ceiling
 need/SM is Little's law's (latency.littles_law), the same for every row of one file. Rows go file
@@ -12,7 +12,7 @@ SCHEMAS = ("reducelab.results",)
 
 
 def kib(v):
-    """As the report prints bytes (kibibytes, lessons/19_latency_and_roofline/report.cpp)."""
+    """As the report prints bytes (kibibytes, lessons/11_latency_and_roofline/report.cpp)."""
     return "%.4g KiB" % (v / 1024.0)
 
 
@@ -24,7 +24,7 @@ def render(root, md, files, opts):
     for path, doc in docs:
         lat = doc.get("latency")
         if not lat or not lat.get("rungs"):
-            raise SpanError(f"{path}: no latency record (19_latency_and_roofline --json)")
+            raise SpanError(f"{path}: no latency record (11_latency_and_roofline --json)")
         ns = {b["n"] for b in doc.get("baselines", [])} | {r["n"] for r in doc.get("runs", [])}
         if len(ns) != 1:
             raise SpanError(f"{path}: runs at {len(ns)} sizes; the table needs one a file")

@@ -1,7 +1,7 @@
 """table=profile and value=profile: what Nsight Compute counted of each kernel launch (schema
 reducelab.profile, `reducelab profile --json`, common/PROFILE.md), each cell as `reducelab profile
 --from` prints it (print_profile_table, common/host/profile_record.cpp).
-    table=profile [lessons=02,11/atomic_finish] [variants=-,atomic_finish] [n=2^20,2^24]
+    table=profile [lessons=02,12/atomic_finish] [variants=-,atomic_finish] [n=2^20,2^24]
                   [block=256] [launch=0] [columns="kernel,time,dram"]
         lesson | variant | n | then the columns (each by its key or its header):
         kernel      kernel                        #launch and the kernel's identifier

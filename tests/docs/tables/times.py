@@ -1,5 +1,5 @@
 """table=times: a few kernels' median times side by side, one row per size.
-    table=times n=2^20,2^24 kernels=10,10/host_finish,11 [labels="two kernels|host finish|one"]
+    table=times n=2^20,2^24 kernels=10,10/host_finish,12 [labels="two kernels|host finish|one"]
         N | 10 multi_block_two_kernel | 10 multi_block_two_kernel / host_finish | 11 single_pass
 labels= names the columns instead (separated by |); a kernel with no run at a size shows '-'."""
 from . import bench, common

@@ -1,5 +1,5 @@
 #pragma once
-// Lesson 11: one launch for any N, with a deterministic finish: the last block to arrive adds the
+// Lesson 12: one launch for any N, with a deterministic finish: the last block to arrive adds the
 // partials of all blocks, in a fixed order, so the result is the same bits every run.
 #include <cstdint>
 

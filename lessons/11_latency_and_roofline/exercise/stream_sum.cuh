@@ -1,0 +1,92 @@
+// Exercise 11: bytes in flight. Do what the TODO(student)s below ask; grade it with
+// `bash lessons/grade.sh 11`, and when stuck ask
+// `build-student/bin/11_latency_and_roofline --hint 1` (then 2, 3). The solution is
+// ../stream_sum.cuh. Name a value in a register `Float<Trace>`, as the code around does
+// (common/device/traced.h): the same code then also records --trace.
+#pragma once
+// Lesson 11: the bytes each thread keeps on their way from DRAM. One streaming sum whose loads in
+// flight per thread and load width are template parameters: every rung of the lesson's table is
+// this kernel with other numbers.
+#include <cstdint>
+
+#include "common/device/block_sum.cuh"
+#include "common/device/traced.h"
+
+RL_NAMESPACE_BEGIN
+
+// The choice the lesson is about: how many independent loads each thread issues before it adds the
+// first, and how many bytes each load brings (4: a float, 8: a float2, 16: a float4). The lesson's
+// own plan runs stream_sum with these; its variants with others (plan.cu).
+// TODO(student): choose them. As they stand, each thread has one 4-byte load on its way from DRAM
+//   at a time. Work out with Little's law how many bytes the GPU must keep in flight to stream at
+//   its ceiling (`11_latency_and_roofline` prints the latency it measures, the need, and the bytes
+//   each rung keeps in flight), then choose loads and width that keep enough. Graded (`bash
+//   lessons/grade.sh 11`): every correctness case below, then the speed: on a GPU the kernel over
+//   2^26 floats with 256-thread blocks must stream at least 90% of the streaming ceiling measured
+//   in the same run; on the simulator, which measures no speed, Little's law must predict as much
+//   from these two numbers, the simulated H100's 2048 threads an SM and the DRAM the simulator
+//   assumes (3077 GB/s, 1000 ns: littles_law.h).
+inline constexpr unsigned loads_in_flight = 1;
+inline constexpr unsigned load_bytes = 4;
+
+// The input viewed as Width-byte loads: floats, float2s or float4s.
+template <unsigned Width, class Trace>
+__device__ __forceinline__ auto as_loads(In<Trace> in) {
+  if constexpr (Width == 4)
+    return in;
+  else if constexpr (Width == 8)
+    return as_float2(in);
+  else
+    return as_float4(in);
+}
+
+// The sum of the floats one load brought, pairwise as lesson 12 adds a float4's.
+template <class Load>
+__device__ __forceinline__ auto floats_sum(const Load& v) {
+  if constexpr (requires { v.w; })
+    return (v.x + v.y) + (v.z + v.w);
+  else if constexpr (requires { v.y; })
+    return v.x + v.y;
+  else
+    return v;
+}
+
+template <unsigned Block, unsigned LoadsInFlight, unsigned LoadBytes, class Trace = NoTrace>
+__global__ void __launch_bounds__(Block) stream_sum(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  static_assert(LoadBytes == 4 || LoadBytes == 8 || LoadBytes == 16, "a float, float2 or float4");
+  static_assert(LoadsInFlight >= 1 && LoadsInFlight <= 16, "1 to 16 loads in flight a thread");
+  constexpr unsigned per_load = LoadBytes / sizeof(float);  // floats one load brings
+  const std::uint64_t thread = std::uint64_t{blockIdx.x} * Block + threadIdx.x;
+  const std::uint64_t threads = std::uint64_t{gridDim.x} * Block;
+  // As in lesson 12: the floats before the first LoadBytes boundary (the head) and after the last
+  // whole load (the tail) are read one by one, so `in` may be any float's address.
+  const std::uint64_t to_boundary =
+      (per_load - address_of(in) / sizeof(float) % per_load) % per_load;
+  const std::uint64_t head = to_boundary < n ? to_boundary : n;
+  const auto body = as_loads<LoadBytes, Trace>(in + head);  // now LoadBytes-aligned
+  const std::uint64_t loads = (n - head) / per_load;
+
+  Float<Trace> sum = 0.0f;
+  std::uint64_t q = thread;
+  // TODO(student): the lesson's idea. Before the loop below, let each thread issue LoadsInFlight
+  //   independent loads of LoadBytes each (of `body`) before it adds the first of them, turn after
+  //   turn, while a whole turn of them is left: the loads of one turn are then on their way from
+  //   DRAM together. At every load consecutive threads read consecutive loads (coalesced), every
+  //   load of the input is added once, and the loop below adds what is left (fewer than a turn's).
+  //   Graded (`bash lessons/grade.sh 11`), every variant (1x4B, 4x4B, 2x8B, 1x16B, 8x16B) and your
+  //   own: the total for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 2^16+1 and 2^20 (2^24+3 too on
+  //   a GPU) with 256-thread blocks, random floats within float rounding and integer data to the
+  //   bit; then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1, 1000 and 67 * block -
+  //   3; on the simulator the cases up to 2^16+1 again with each block's threads in reverse and in
+  //   shuffled order. Then the speed (the TODO above).
+#pragma unroll 1
+  for (; q < loads; q += threads) sum += floats_sum(__ldg(body + q));  // fewer than a turn's left
+  const std::uint64_t tail = head + loads * per_load;
+  if (thread < head) sum += in[thread];
+  if (thread < n - tail) sum += in[tail + thread];
+
+  sum = block_sum<Block, Trace>(sum);  // lesson 09
+  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+}
+
+RL_NAMESPACE_END

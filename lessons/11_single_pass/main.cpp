@@ -1,7 +1,0 @@
-// Lesson 11's executable. Read in this order:
-//   single_pass.cuh                   the kernel
-//   plan.cu                           its launch: grid, block, shared memory, passes
-//   main.cpp                          this file: the harness checks, times and traces it
-#include "common/host/lesson_main.h"
-
-int main(int argc, char** argv) { return rl::lesson_main<11>(argc, argv); }
