@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "viewer/glossary.h"
 #include "viewer/results_model.h"  // format_size
 
 namespace rl::viewer {
@@ -223,6 +224,15 @@ CounterPanel counter_panel(const ProfileFile& f, const ProfiledCall& call, int l
   for (const char* key : {"duration_us", "dram_pct_of_peak", "achieved_occupancy_pct",
                           "theoretical_occupancy_pct", "occupancy_limiter", "top_stalls"})
     p.facts_tip += std::string("\n") + key + ": " + metric(f, key);
+  // What the words of the lines mean, from the course's glossary (lesson 00 teaches them).
+  std::string said;
+  for (const auto& line : p.facts) said += line + "\n";
+  for (const auto& line : p.stalls) said += line + "\n";
+  if (const std::string notes = glossary_notes(said, course_glossary()); !notes.empty())
+    p.facts_tip += "\n\n" + notes;
+  for (CounterRow& row : p.rows)
+    if (const std::string notes = glossary_notes(row.what, course_glossary()); !notes.empty())
+      row.tip += "\n\n" + notes;
   return p;
 }
 

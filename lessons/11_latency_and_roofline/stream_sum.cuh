@@ -26,7 +26,7 @@ __device__ __forceinline__ auto as_loads(In<Trace> in) {
     return as_float4(in);
 }
 
-// The sum of the floats one load brought, pairwise as lesson 12 adds a float4's.
+// The sum of the floats one load brought, added pairwise: (x + y) + (z + w) for a float4.
 template <class Load>
 __device__ __forceinline__ auto floats_sum(const Load& v) {
   if constexpr (requires { v.w; })
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(Block) stream_sum(In<Trace> in, Out<Trace> out
   constexpr unsigned per_load = LoadBytes / sizeof(float);  // floats one load brings
   const std::uint64_t thread = std::uint64_t{blockIdx.x} * Block + threadIdx.x;
   const std::uint64_t threads = std::uint64_t{gridDim.x} * Block;
-  // As in lesson 12: the floats before the first LoadBytes boundary (the head) and after the last
+  // For any alignment: the floats before the first LoadBytes boundary (the head) and after the last
   // whole load (the tail) are read one by one, so `in` may be any float's address.
   const std::uint64_t to_boundary =
       (per_load - address_of(in) / sizeof(float) % per_load) % per_load;

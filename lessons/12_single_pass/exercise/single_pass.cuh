@@ -41,9 +41,9 @@ __device__ __forceinline__ Float<Trace> thread_sum_vectorized(In<Trace> in, std:
     stride = Block;
   }
   Float<Trace> sum = 0.0f;
-  // THE IDEA (1): several independent 16-byte loads in flight per thread: a load takes about a
-  // microsecond to return from DRAM, and only bytes in flight hide that. Consecutive threads read
-  // consecutive quads.
+  // Lesson 11's loads: several independent 16-byte loads in flight per thread, because a load takes
+  // hundreds of nanoseconds to return from DRAM (lesson 11 measures 352 ns on an H100) and only
+  // bytes in flight hide that. Consecutive threads read consecutive quads.
   for (; q + (LoadsInFlight - 1) * stride < end; q += LoadsInFlight * stride) {
     Float4<Trace> v[LoadsInFlight];
     // all issued first
