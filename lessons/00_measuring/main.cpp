@@ -10,6 +10,7 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "common/host/cli.h"
 #include "common/host/harness.h"

@@ -14,8 +14,10 @@ doc = json.load(open(path, encoding="utf-8"))
 bad = []
 
 
-def near(printed, value, rel=0.006):
-    return abs(float(printed) - value) <= rel * abs(value) + 0.051
+def near(printed, value):
+    """Whether `printed` is `value` as printed: within half a unit of its last printed digit."""
+    decimals = len(printed.split(".")[1]) if "." in printed else 0
+    return abs(float(printed) - value) <= 0.5 * 10 ** -decimals + 1e-9 * abs(value)
 
 
 for k in sizes:
@@ -44,13 +46,14 @@ for k in sizes:
         bad.append(f"2^{k}: no ceiling or CUB row in:\n{text}")
         continue
 
-    def ms_of(cell):
+    def in_unit(cell, ms):
+        """The printed number of a time cell ("4.69 us"), and `ms` in that cell's unit."""
         value, unit = cell.split()
-        return float(value) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
+        return value, ms / {"us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
 
     cub_gbps = 4.0 * n / (cub_ms * 1e6)
-    checks = [("ceiling time", ms_of(ceiling[1]), ceil_ms), ("ceiling GB/s", ceiling[2], ceil_gbps),
-              ("ceiling x CUB", ceiling[4], cub_ms / ceil_ms), ("CUB time", ms_of(cub[1]), cub_ms),
+    checks = [("ceiling time", *in_unit(ceiling[1], ceil_ms)), ("ceiling GB/s", ceiling[2], ceil_gbps),
+              ("ceiling x CUB", ceiling[4], cub_ms / ceil_ms), ("CUB time", *in_unit(cub[1], cub_ms)),
               ("CUB GB/s", cub[2], cub_gbps), ("CUB % of ceiling", cub[3], 100.0 * cub_gbps / ceil_gbps)]
     floor = re.search(r"that is ([0-9.e+]+) us; at the memory's ([0-9]+) GB/s .* it would be ([0-9.e+]+) us: "
                       r"the ceiling reaches ([0-9.]+)% of it", text)

@@ -69,7 +69,7 @@ for step in "${steps[@]}"; do
         echo "Written by \`bash tests/device/run.sh sanitize\` on $(date -u +%Y-%m-%d) ($(compute-sanitizer --version | grep -m1 -oE 'Version [0-9.]+' || echo 'compute-sanitizer'),"
         echo "driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)): each lesson's executable with \`--check-only\` at"
         echo "N = 2^20+7 (lessons 17 and 18 at one shape of each plan, lesson 19 at a 4-d tensor over four axis sets, lesson"
-        echo "18 its fixed kernels: \`--all --fixed\`), under each tool with \`--error-exitcode 3\`. A cell is \`clean\` or the"
+        echo "15 its fixed kernels: \`--all --fixed\`), under each tool with \`--error-exitcode 3\`. A cell is \`clean\` or the"
         echo "tool's own summary. Lesson 15's broken kernels are in [its README](../../lessons/15_common_bugs/README.md)."
         echo
         echo "| lesson | memcheck | racecheck | synccheck |"
@@ -300,7 +300,7 @@ for step in "${steps[@]}"; do
         done
       done
       note "registers and shared memory per kernel (cuobjdump -res-usage; hopper-registers.txt)"
-      for lesson in 11 20; do
+      for lesson in 12 13; do
         obj=$(find $build -path "*lesson${lesson}_gpu.dir*" -name 'plan.cu.o' | head -1)
         cuobjdump -res-usage "$obj" 2>&1 | awk '/Function/ { name = $2; sub(/:$/, "", name); next }
           /REG:/ { print name "\t" $0 }' | c++filt | sed -E 's/rl::backend_gpu:://g' | grep -v RecordTrace \
@@ -366,10 +366,10 @@ for step in "${steps[@]}"; do
       for what in untouched solved; do
         sub=(); [ $what = solved ] && sub=(--submission "$solved")
         REDUCELAB_SKIP_DEPS=1 REDUCELAB_CMAKE_ARGS="-DBoost_USE_STATIC_LIBS=ON" \
-          bash lessons/grade.sh ${sub[@]+"${sub[@]}"} --build build-grade --case-timeout 120 --backend gpu 19 \
+          bash lessons/grade.sh ${sub[@]+"${sub[@]}"} --build build-grade --case-timeout 120 --backend gpu 11 \
           >"$out/latency-grade-$what.log" 2>&1
         rc=$?
-        grep -E "^(19_|score)|hint:|kernel:" "$out/latency-grade-$what.log"
+        grep -E "^(11_|score)|hint:|kernel:" "$out/latency-grade-$what.log"
         if [ $what = untouched ] && [ $rc -eq 0 ]; then echo "the untouched exercise passed: it must fail"; status=1; fi
         if [ $what = solved ] && [ $rc -ne 0 ]; then echo "the solution failed: it must pass"; status=1; fi
       done
