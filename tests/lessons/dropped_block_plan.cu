@@ -180,7 +180,7 @@ Plan dropped_block_plan<this_backend>(int lesson) {
         return persistent_depth(n, block, grid_07(n, block, s), block);
       };
       return p;
-    case 11:
+    case 12:
       p.slug = "single_pass";
       p.title = "Single pass, the last block's finish one partial short";
       p.reduce = reduce_11;
@@ -192,7 +192,7 @@ Plan dropped_block_plan<this_backend>(int lesson) {
         return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) + ceil_div(g, block);
       };
       return p;
-    case 20:
+    case 13:
       p.slug = "hopper_features";
       p.title = "Clusters of 4, each cluster's last block never added";
       p.reduce = reduce_20;
