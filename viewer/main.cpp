@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
       ->type_name("UINT");
   cli.add_option(
          "--view", opt.view,
-         "throughput, bars, scaling (lesson 20, several GPUs), tables (lessons 16-19), tree, or "
+         "throughput, bars, scaling (lesson 21, several GPUs), tables (lessons 17-20), tree, or "
          "run (the Run panel: a kernel of the course on the simulator)")
       ->check(CLI::IsMember({"throughput", "bars", "scaling", "tables", "tree", "run"}));
   cli.add_option(

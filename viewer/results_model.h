@@ -22,7 +22,7 @@ struct RunRow {
   int block = 0;
   bool verified = false;
   std::optional<double> median_ms, gbps, pct_of_ceiling, vs_cub;
-  int gpus = 0;  // several-GPU runs (lesson 20) say how many GPUs; 0: a one-GPU run
+  int gpus = 0;  // several-GPU runs (lesson 21) say how many GPUs; 0: a one-GPU run
   std::optional<double> scaling_efficiency;
 };
 
@@ -84,7 +84,7 @@ struct RunResults {
   std::string created_utc;     // when the run was recorded, as its file says ("" when it does not)
   std::optional<double> peak;  // its DRAM peak, when a file reports it
   std::vector<Series> series;  // its one-GPU runs, with the ceiling and CUB measured on it
-  std::vector<ScalingPoint> scaling;  // its several-GPU runs (lesson 20), by GPU count
+  std::vector<ScalingPoint> scaling;  // its several-GPU runs (lesson 21), by GPU count
   std::string file;
   int max_gpus = 1;
   // For a picker: "NVIDIA H100 80GB HBM3, 2026-11-23 17:50 UTC (h100-bench.json)".

@@ -32,7 +32,7 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
 
 class Reporter;
 
-// The same verdict for a lesson that grades its own way (lesson 16: operators x types). `work` runs
+// The same verdict for a lesson that grades its own way (lesson 17: operators x types). `work` runs
 // in a watched child (common/host/watchdog.h), with simulated memory faults reported, and says,
 // through the Reporter: "backend <line>" once, "case <what>" before each case (the watchdog's
 // progress), then "pass <N cases>", "fail <one line>" (after "bug <tag>", or the line's words say
@@ -49,7 +49,7 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
 // stops).
 bool print_hint_if_asked(const RunOptions& o, int number);
 
-// One graded case of a lesson with its own API (lessons 17-19: an operator on a type over a shape
+// One graded case of a lesson with its own API (lessons 18-20: an operator on a type over a shape
 // or a layout, or a property of a plan). `run` reduces it and returns why it fails, in one line, or
 // nullopt; it leaves the outputs' bytes in its argument. `rerun`: small enough to run again on the
 // simulator with the threads of each block in other orders, where the bytes must come out the same.

@@ -95,7 +95,7 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine,
       print_hint(std::cout, number, options->hint);
       return exit_ok;
     }
-    if (mine.empty()) {  // lesson 14 in a build without CUDA: its kernels are NVIDIA's libraries
+    if (mine.empty()) {  // lesson 15 in a build without CUDA: its kernels are NVIDIA's libraries
       if (!options->json_path.empty() || !options->trace_path.empty())
         throw UsageError("lesson " + nn +
                          " has no version in this build (it calls NVIDIA's compiled libraries, "
@@ -117,7 +117,7 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine,
     if (tracing && (own_kernel == mine.end() || !own_kernel->reduce_traced))
       throw UsageError("--trace: lesson " + nn + " has no kernel of its own to trace on the " +
                        std::string(to_string(device->backend())) +
-                       " backend (lesson 14's kernels are NVIDIA's CUB and Thrust)");
+                       " backend (lesson 15's kernels are NVIDIA's CUB and Thrust)");
     const std::uint64_t n = options->n_given ? options->n
                             : tracing        ? default_trace_n
                                              : default_n(device->backend());

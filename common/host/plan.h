@@ -68,7 +68,7 @@ struct Plan {
   // The longest chain of float additions the plan makes (see summation_depth): sets the tolerance.
   std::uint64_t (*depth)(std::uint64_t n, unsigned block, const DeviceShape& shape) = nullptr;
   // The same launches with the kernels' RecordTrace policy, and how to point this plan's kernels at
-  // a TraceBuffer (common/device/traced.h). Null where the kernels are not ours (lesson 14).
+  // a TraceBuffer (common/device/traced.h). Null where the kernels are not ours (lesson 15).
   ReduceFunction reduce_traced = nullptr;
   void (*attach_trace)(const TraceBuffer& buffer) = nullptr;
   // The kernel file this build compiled, relative to the source tree where it lies inside it: the
@@ -86,7 +86,7 @@ using Plans = std::vector<Plan>;
 
 // Lesson `Lesson`'s plans on backend B. Defined at the end of the lesson's plan.cu, which CMake
 // compiles once per backend (common/cmake/ReduceLabLesson.cmake); an empty list where the lesson
-// has no version for B (lesson 14's libraries on the simulator).
+// has no version for B (lesson 15's libraries on the simulator).
 template <int Lesson, Backend B>
 Plans lesson_plans();
 

@@ -26,7 +26,7 @@ nlohmann::json results_document(Device& device, const RunOptions& o,
                                 const std::vector<nlohmann::json>& runs,
                                 const std::vector<nlohmann::json>& baselines);
 
-// The head of a lesson table's record (lessons 16-19: reducelab.ops, .matrix, .axes): schema,
+// The head of a lesson table's record (lessons 17-20: reducelab.ops, .matrix, .axes): schema,
 // version, backend, device, seed, and how the times were taken. The lesson adds "runs" and its own.
 nlohmann::json table_record(const std::string& schema, Device& device, std::uint64_t seed,
                             unsigned samples);

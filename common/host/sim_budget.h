@@ -36,12 +36,12 @@ struct SimCost {
 SimCost measure_sim_cost(const std::function<void(std::uint64_t elements)>& run);
 
 // The seconds of one run over `elements`, where a plan depends on more than the size (lessons
-// 17-19: the shape): the cost measured on small inputs, and where that says one run takes less than
+// 18-20: the shape): the cost measured on small inputs, and where that says one run takes less than
 // a few seconds, `run_whole()` timed once instead (the small inputs may have chosen another plan).
 double one_run_seconds(const SimCost& small, std::uint64_t elements,
                        const std::function<void()>& run_whole);
 
-// The cost of one run of a lessons 01-14 plan at block `block`, measured on `device` (the
+// The cost of one run of a lessons 01-15 plan at block `block`, measured on `device` (the
 // simulator).
 SimCost plan_cost(Device& device, const Plan& plan, unsigned block);
 

@@ -2,9 +2,9 @@
 // reducelab: the whole ladder in one program.
 //   reducelab ladder   every lesson at one size, one table (the README's main job)
 //   reducelab bench    every lesson over a range of sizes, with the ceiling and CUB, into one JSON file
-//   reducelab beyond   lessons 16-19 (operators and types, rows, columns, any axes): their tables, one JSON
-//   reducelab scaling  lesson 20 over 1, 2, 4, 8 GPUs (as present): local, collective, aggregate GB/s
-//   reducelab bugs     lesson 15, a side lesson: ten classic mistakes, one line each (15_common_bugs)
+//   reducelab beyond   lessons 17-20 (operators and types, rows, columns, any axes): their tables, one JSON
+//   reducelab scaling  lesson 21 over 1, 2, 4, 8 GPUs (as present): local, collective, aggregate GB/s
+//   reducelab bugs     lesson 16, a side lesson: ten classic mistakes, one line each (16_common_bugs)
 //   reducelab profile  every lesson's kernels under Nsight Compute (profile.h)
 //   reducelab timeline where a call's time goes, from CUPTI's activity records (timeline.h)
 //   reducelab sweep    lesson 07's kernel at 2, 4, ..., 2^14 inputs a thread (its cascading)
@@ -75,11 +75,11 @@ void check_ladder_estimate(Device& device, const RunOptions& o,
   check_estimate(device, o, ladder_runs(device.backend(), o), sizes, runs, what);
 }
 
-// Lesson 14 calls NVIDIA's libraries: where the backend has no version of it, the table says why.
+// Lesson 15 calls NVIDIA's libraries: where the backend has no version of it, the table says why.
 void note_absent_lessons(std::ostream& out, Backend b) {
   for (const auto& p : ladder_plans())
-    if (p.lesson == 14 && p.backend == b) return;
-  out << "lesson 14 (versus_cub) is not in this table: its kernels are NVIDIA's CUB and Thrust, "
+    if (p.lesson == 15 && p.backend == b) return;
+  out << "lesson 15 (versus_cub) is not in this table: its kernels are NVIDIA's CUB and Thrust, "
          "which run only on a "
       << (b == Backend::sim ? "GPU (the simulator runs our own kernels only)"
                             : "GPU, in a build with CUDA")
@@ -222,7 +222,7 @@ int sweep(const RunOptions& o, const std::vector<std::uint64_t>& sizes) {
   return ok ? exit_ok : exit_failed;
 }
 
-// Lessons 20 and 15 are programs of their own (20 links NCCL; 15 is not a rung of the ladder); the
+// Lessons 21 and 16 are programs of their own (21 links NCCL; 16 is not a rung of the ladder); the
 // runner hands its arguments, --help included, on to one, from the folder the runner itself is in.
 // `why_absent` says why a build may lack it.
 int hand_on(const char* self, const std::string& command, const std::string& lesson,
@@ -251,7 +251,7 @@ int hand_on(const char* self, const std::string& command, const std::string& les
 }
 
 int scaling(const char* self, const std::vector<std::string>& args) {
-  return hand_on(self, "scaling", "20_multi_gpu_nccl", {"--scaling"}, args,
+  return hand_on(self, "scaling", "21_multi_gpu_nccl", {"--scaling"}, args,
                  "it needs CUDA and NCCL, which configure did not find");
 }
 
@@ -293,28 +293,28 @@ int main(int argc, char** argv) {
         ->type_name("N,...")
         ->capture_default_str();
     auto* beyond_cmd = app.add_subcommand("beyond",
-                                          "lessons 16-19 (operators x types, rows, columns, any "
+                                          "lessons 17-20 (operators x types, rows, columns, any "
                                           "axes), each at its own sizes; --json FILE");
     BeyondOptions beyond_options;
     beyond_cmd->add_option("--backend", beyond_options.backend,
                            "gpu or sim (default: the GPU when one is visible)");
     beyond_cmd->add_option(
         "--baseline", beyond_options.baseline_path,
-        "PyTorch's times for lessons 17-19 (tests/device/torch_baselines.py --out FILE)");
+        "PyTorch's times for lessons 18-20 (tests/device/torch_baselines.py --out FILE)");
     beyond_cmd->add_option("--json", beyond_options.json_path,
                            "write every lesson's table into this file (reducelab.beyond)");
     beyond_cmd->add_flag("--check-only", beyond_options.check_only, "verify, don't time");
     auto* scaling_cmd = app.add_subcommand("scaling",
-                                           "lesson 20: 2^28 floats per GPU (or --n-per-gpu) on 1, "
+                                           "lesson 21: 2^28 floats per GPU (or --n-per-gpu) on 1, "
                                            "2, 4, 8 GPUs as present; its options are "
-                                           "lesson 20's (reducelab scaling --help lists them)");
-    scaling_cmd->prefix_command();  // everything after `scaling`, --help included, is lesson 20's
+                                           "lesson 21's (reducelab scaling --help lists them)");
+    scaling_cmd->prefix_command();  // everything after `scaling`, --help included, is lesson 21's
     scaling_cmd->set_help_flag();
     auto* bugs_cmd =
         app.add_subcommand("bugs",
-                           "lesson 15 (a side lesson): ten classic mistakes, on the GPU or the "
+                           "lesson 16 (a side lesson): ten classic mistakes, on the GPU or the "
                            "simulator, one line each; "
-                           "its options are lesson 15's (reducelab bugs --help lists them)");
+                           "its options are lesson 16's (reducelab bugs --help lists them)");
     bugs_cmd->prefix_command();
     bugs_cmd->set_help_flag();
     auto* profile_cmd = app.add_subcommand(
@@ -350,7 +350,7 @@ int main(int argc, char** argv) {
     auto* timeline_cmd = app.add_subcommand(
         "timeline",
         timeline_built()
-            ? "where a call's time goes (CUPTI): lessons 07, 10, 12, 14 at 2^10, 2^20, 2^24, each "
+            ? "where a call's time goes (CUPTI): lessons 07, 10, 12, 15 at 2^10, 2^20, 2^24, each "
               "call's API calls, kernels, copies and gaps; one JSON file, a table"
             : "where a call's time goes, from CUPTI: not in this build (" +
                   timeline_absent_reason() + "); --from prints a record's table");
@@ -384,7 +384,7 @@ int main(int argc, char** argv) {
     if (*sweep_cmd) return sweep(sweep_options.resolve(), parse_size_list(sweep_sizes, "--n"));
     if (*scaling_cmd) return scaling(argv[0], scaling_cmd->remaining());
     if (*bugs_cmd)
-      return hand_on(argv[0], "bugs", "15_common_bugs", {}, bugs_cmd->remaining(),
+      return hand_on(argv[0], "bugs", "16_common_bugs", {}, bugs_cmd->remaining(),
                      "it was left out of this build");
     if (*beyond_cmd) {
       parse_backend(beyond_options.backend);  // gpu, sim or nothing

@@ -22,7 +22,7 @@
 #define RL_BACKEND_NS backend_sim_dropped_block
 #endif
 #include "lessons/12_single_pass/single_pass.cuh"
-#include "lessons/13_hopper_features/hopper_features.cuh"
+#include "lessons/14_clusters_and_bulk_copies/clusters_and_bulk_copies.cuh"
 
 RL_NAMESPACE_BEGIN
 namespace {
@@ -92,22 +92,22 @@ __global__ void __launch_bounds__(Block)
   if (threadIdx.x == 0) out[0] = total;
 }
 
-constexpr unsigned items_11 = 16;  // lesson 12's plan.cu, and its grid
-unsigned grid_11(std::uint64_t n, unsigned block, const DeviceShape& s) {
+constexpr unsigned items_12 = 16;  // lesson 12's plan.cu, and its grid
+unsigned grid_12(std::uint64_t n, unsigned block, const DeviceShape& s) {
   return with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
-    return persistent_grid(n, block, items_11,
+    return persistent_grid(n, block, items_12,
                            kernel_resources(single_pass_dropping_one<Block>, Block, 0, s), s);
   });
 }
-void reduce_11(const ReduceCall& c) {
-  const unsigned grid = grid_11(c.n, c.block, c.shape);
+void reduce_12(const ReduceCall& c) {
+  const unsigned grid = grid_12(c.n, c.block, c.shape);
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     launch("single_pass", single_pass_dropping_one<Block>, dim3(grid), dim3(Block), 0, c.stream,
            c.in, c.out, c.n, static_cast<float*>(c.scratch));
   });
 }
 
-// Lesson 13's cluster_single_pass, its cluster's first block one rank short: the last block of
+// Lesson 14's cluster_single_pass, its cluster's first block one rank short: the last block of
 // every cluster is never added.
 template <unsigned Block>
 __global__ void __launch_bounds__(Block)
@@ -126,25 +126,25 @@ __global__ void __launch_bounds__(Block)
     cluster_sum = threadIdx.x + 1 < size ? slots[threadIdx.x] : 0.0f;  // THE MISTAKE: < size
     cluster_sum = warp_sum<NoTrace>(cluster_sum);
   }
-  publish_and_finish<Block, NoTrace>(cluster_sum, blockIdx.x / size, gridDim.x / size, partials,
-                                     out, [](float v) { return block_sum<Block, NoTrace>(v); });
+  publish_and_finish<Block, NoTrace>(&cluster_tickets, cluster_sum, blockIdx.x / size,
+                                     gridDim.x / size, partials, out, [](float v) { return block_sum<Block, NoTrace>(v); });
 }
 
-constexpr unsigned cluster_20 = 4;  // lesson 13's cluster4 variant: clusters of 4
-unsigned grid_20(const ReduceCall& c) {
+constexpr unsigned cluster_14 = 4;  // lesson 14's cluster4 variant: clusters of 4
+unsigned grid_14(const ReduceCall& c) {
   return with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     const unsigned wanted =
-        static_cast<unsigned>(ceil_div(std::max<std::uint64_t>(c.n, 1), Block * items_11));
+        static_cast<unsigned>(ceil_div(std::max<std::uint64_t>(c.n, 1), Block * items_12));
     const unsigned fit = resident_clusters(cluster_single_pass_dropping_one<Block>, Block,
-                                           16 * sizeof(float), cluster_20, c.shape);
-    return cluster_20 * std::min(static_cast<unsigned>(ceil_div(wanted, cluster_20)), fit);
+                                           16 * sizeof(float), cluster_14, c.shape);
+    return cluster_14 * std::min(static_cast<unsigned>(ceil_div(wanted, cluster_14)), fit);
   });
 }
-void reduce_20(const ReduceCall& c) {
-  const unsigned grid = grid_20(c);
+void reduce_14(const ReduceCall& c) {
+  const unsigned grid = grid_14(c);
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     launch_ex("cluster_single_pass", cluster_single_pass_dropping_one<Block>, dim3(grid),
-              dim3(Block), 16 * sizeof(float), c.stream, LaunchAttributes{.cluster_x = cluster_20},
+              dim3(Block), 16 * sizeof(float), c.stream, LaunchAttributes{.cluster_x = cluster_14},
               c.in, c.out, c.n, static_cast<float*>(c.scratch));
   });
 }
@@ -183,26 +183,26 @@ Plan dropped_block_plan<this_backend>(int lesson) {
     case 12:
       p.slug = "single_pass";
       p.title = "Single pass, the last block's finish one partial short";
-      p.reduce = reduce_11;
+      p.reduce = reduce_12;
       p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape& s) {
-        return grid_11(n, block, s) * sizeof(float);
+        return grid_12(n, block, s) * sizeof(float);
       };
       p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {  // lesson 12's plan.cu
-        const std::uint64_t g = grid_11(n, block, s);
+        const std::uint64_t g = grid_12(n, block, s);
         return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) + ceil_div(g, block);
       };
       return p;
-    case 13:
-      p.slug = "hopper_features";
+    case 14:
+      p.slug = "clusters_and_bulk_copies";
       p.title = "Clusters of 4, each cluster's last block never added";
-      p.reduce = reduce_20;
+      p.reduce = reduce_14;
       p.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) {
-        return ceil_div(std::max<std::uint64_t>(n, 1), block * items_11) * sizeof(float);
+        return ceil_div(std::max<std::uint64_t>(n, 1), block * items_12) * sizeof(float);
       };
       p.depth = [](std::uint64_t n, unsigned block, const DeviceShape& s) {  // its plan.cu
-        const std::uint64_t g = grid_20({.n = n, .block = block, .shape = s});
+        const std::uint64_t g = grid_14({.n = n, .block = block, .shape = s});
         return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) +
-               ceil_div(g / cluster_20, block) + summation_depth(cluster_20, 0);
+               ceil_div(g / cluster_14, block) + summation_depth(cluster_14, 0);
       };
       return p;
   }

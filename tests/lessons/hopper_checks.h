@@ -1,6 +1,6 @@
 #pragma once
-// Lesson 13's own checks, beyond those every ladder lesson gets (ladder_checks.h), shared by the
-// simulator and GPU suites: every plan exact around each block and cluster edge, the same bits
+// Lessons 13 and 14's own checks (Hopper's means on lesson 12's single pass), beyond those every
+// ladder lesson gets (ladder_checks.h), shared by the simulator and GPU suites: every plan exact around each block and cluster edge, the same bits
 // from calls queued back to back (a launch that overlaps the one before it must not disturb it),
 // and __reduce_add_sync's integer sum (int_sum, which the float ladder cannot run).
 #include <catch2/catch.hpp>
@@ -16,12 +16,20 @@
 
 namespace rl::test {
 
-// Lesson 13's int_sum kernel on backend B (hopper_int_sum.cu): the total it writes for `values`.
+// The plans of lessons 13 (the dependent launch) and 14 (clusters, bulk copies, the libraries'
+// block reduce) on backend `b`.
+inline Plans hopper_plans(Backend b) {
+  Plans plans = plans_of(13, b);
+  for (const Plan& p : plans_of(14, b)) plans.push_back(p);
+  return plans;
+}
+
+// Lesson 14's int_sum kernel on backend B (hopper_int_sum.cu): the total it writes for `values`.
 template <Backend B>
 int int_sum_on(Device& device, const std::vector<int>& values);
 
-// Sizes at each edge of a persistent grid of `block`-thread blocks, 16 floats a thread (lesson 13's
-// plans): one under, at and one past 1, 2, 4, 8 and 16 blocks (a cluster of that size: the
+// Sizes at each edge of a persistent grid of `block`-thread blocks, 16 floats a thread (lessons 13
+// and 14's plans): one under, at and one past 1, 2, 4, 8 and 16 blocks (a cluster of that size: the
 // grid is whole clusters, some of them partly fed), with 0 and 1.
 inline std::vector<std::uint64_t> cluster_edges(unsigned block) {
   std::vector<std::uint64_t> sizes{0, 1};
@@ -32,13 +40,13 @@ inline std::vector<std::uint64_t> cluster_edges(unsigned block) {
   return sizes;
 }
 
-// Each of lesson 13's plans on integer data at each cluster edge: exact.
+// Each of lessons 13 and 14's plans on integer data at each cluster edge: exact.
 inline void check_cluster_edges(Device& device, std::initializer_list<unsigned> blocks) {
-  for (const Plan& r : plans_of(13, device.backend()))
+  for (const Plan& r : hopper_plans(device.backend()))
     for (const unsigned block : blocks)
       for (const std::uint64_t n : cluster_edges(block)) {
         const CaseResult c = run_case(device, r, n, block, 11, Distribution::integers);
-        INFO("lesson 13 " << r.variant << " block " << block << " n " << n << ": got "
+        INFO("lesson " << r.lesson << " " << r.variant << " block " << block << " n " << n << ": got "
                           << c.check.got << ", expected " << c.check.reference.sum);
         CHECK(c.check.verified);
         CHECK(c.check.got == c.check.reference.sum);
@@ -55,7 +63,7 @@ inline void check_back_to_back(Device& device, std::uint64_t n, unsigned calls) 
   DeviceBuffer in(device, n * sizeof(float));
   if (n) device.upload(in.get(), host.data(), n * sizeof(float));
   DeviceBuffer out(device, calls * sizeof(float));
-  for (const Plan& r : plans_of(13, device.backend())) {
+  for (const Plan& r : hopper_plans(device.backend())) {
     const unsigned block = r.preferred_block;
     DeviceBuffer scratch(device, r.scratch_bytes(n, block, device.shape()));
     device.poison(out.get(), calls * sizeof(float));
@@ -66,7 +74,7 @@ inline void check_back_to_back(Device& device, std::uint64_t n, unsigned calls) 
     std::vector<float> got(calls);
     device.download(got.data(), out.get(), calls * sizeof(float));
     const std::set<float> distinct(got.begin(), got.end());
-    INFO("lesson 13 " << r.variant << " n " << n << ": " << distinct.size()
+    INFO("lesson " << r.lesson << " " << r.variant << " n " << n << ": " << distinct.size()
                       << " distinct results, the first " << got.front() << ", expected "
                       << expected);
     CHECK(distinct.size() == 1);

@@ -1,9 +1,9 @@
-// Lesson 13's integer sum (int_sum: __reduce_add_sync) run by the tests: compiled by nvcc into the
+// Lesson 14's integer sum (int_sum: __reduce_add_sync) run by the tests: compiled by nvcc into the
 // GPU suite and by g++ (through hopper_int_sum_sim.cpp) into the simulator suite.
 #include "common/launch.h"
 #include "tests/lessons/hopper_checks.h"
 
-// Lesson 13's header defines its ticket counter, a __device__ variable, which the lesson's own plan
+// Lesson 14's header defines its ticket counter, a __device__ variable, which the lesson's own plan
 // (linked into the same programs) defines too: included in an inline namespace of this file's own,
 // every name it defines here is a symbol apart (as tests/lessons/dropped_block_plan.cu does).
 #undef RL_BACKEND_NS
@@ -12,7 +12,7 @@
 #else
 #define RL_BACKEND_NS backend_sim_int_sum
 #endif
-#include "lessons/13_hopper_features/hopper_features.cuh"
+#include "lessons/14_clusters_and_bulk_copies/clusters_and_bulk_copies.cuh"
 
 namespace rl::test {
 

@@ -20,15 +20,15 @@
 #include "tests/lessons/dropped_block.h"
 #include "tests/lessons/ladder_cases.h"
 
-// Lesson 15's catalogue of broken kernels (missing_barrier_in_loop, barrier_only_above_warp,
+// Lesson 16's catalogue of broken kernels (missing_barrier_in_loop, barrier_only_above_warp,
 // barrier_inside_branch, reads_past_shared_memory, never_writes_output, ...), graded here as
 // submissions; the one kernel below adds a variant the catalogue does not hold.
-#include "lessons/15_common_bugs/broken.cuh"
+#include "lessons/16_common_bugs/broken.cuh"
 
 RL_NAMESPACE_BEGIN
 namespace broken {
 
-// Lesson 15's missing_syncwarp with its shared memory written through a raw pointer, which the
+// Lesson 16's missing_syncwarp with its shared memory written through a raw pointer, which the
 // race detector cannot see: only the thread orders can catch it.
 template <class Trace = NoTrace>
 __global__ void missing_syncwarp_raw(In<Trace> in, Out<Trace> out, std::uint64_t n) {
@@ -160,8 +160,8 @@ TEST_CASE("a plan that drops one block fails the exact case at the largest grade
   short_tail.n = largest + 17;
   for (const GradeCase& spikes : {*graded, short_tail}) {
     // Lesson 03's tree, lesson 07's persistent grid and finishing block, lesson 12's single pass,
-    // lesson 13's clusters.
-    for (const int lesson : {3, 7, 12, 13}) {
+    // lesson 14's clusters.
+    for (const int lesson : {3, 7, 12, 14}) {
       const Plan dropped = test::dropped_block_plan<Backend::sim>(lesson);
       const CaseResult r = run_graded_case(*device, dropped, spikes);
       const auto f = diagnose(r, spikes);

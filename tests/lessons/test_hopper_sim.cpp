@@ -1,4 +1,4 @@
-// Lesson 13 on the simulator, beyond what every ladder lesson gets there (test_lessons_sim.cpp,
+// Lessons 13 and 14 on the simulator, beyond what every ladder lesson gets there (test_lessons_sim.cpp,
 // test_traces_sim.cpp): exact around every block and cluster edge, the same bits over repeated
 // runs in shuffled thread order and from calls queued back to back, a full grid of clusters, and
 // __reduce_add_sync's integer sum.
@@ -8,13 +8,13 @@
 
 using namespace rl;
 
-TEST_CASE("lesson 13 is exact around every block and cluster edge on the simulator",
+TEST_CASE("lessons 13 and 14 are exact around every block and cluster edge on the simulator",
           "[sim][lessons][hopper]") {
   auto device = make_sim_device();
   test::check_cluster_edges(*device, {32, 1024});
 }
 
-TEST_CASE("lesson 13's plans give the same bits every run, in shuffled thread order",
+TEST_CASE("lessons 13 and 14's plans give the same bits every run, in shuffled thread order",
           "[sim][lessons][hopper]") {
   auto device = make_sim_device();
   RunOptions o;
@@ -22,30 +22,30 @@ TEST_CASE("lesson 13's plans give the same bits every run, in shuffled thread or
   apply_simulator_options(o);
   Session session(*device, o);
   session.prepare((1u << 18) + 3);
-  for (const Plan& r : plans_of(13, Backend::sim)) {
-    INFO("lesson 13 " << r.variant);
+  for (const Plan& r : test::hopper_plans(Backend::sim)) {
+    INFO("lesson " << r.lesson << " " << r.variant);
     CHECK(session.distinct_results(r, 256, 5) == 1);
   }
   apply_simulator_options(RunOptions{});
 }
 
-TEST_CASE("lesson 13's calls queued back to back give the same bits on the simulator",
+TEST_CASE("lessons 13 and 14's calls queued back to back give the same bits on the simulator",
           "[sim][lessons][hopper]") {
   auto device = make_sim_device();
   test::check_back_to_back(*device, (1u << 16) + 5, 8);
 }
 
-TEST_CASE("lesson 13 fills the GPU with whole clusters and stays exact on the simulator",
+TEST_CASE("lesson 14 fills the GPU with whole clusters and stays exact on the simulator",
           "[sim][lessons][hopper]") {
   // 32-thread blocks, 512 floats a block: past this many the grid is capped at the clusters an H100
-  // holds (132 SMs x 32 blocks, in clusters of 1 (the lesson's own plan), of 4 and of 16), and
+  // holds (132 SMs x 32 blocks, in clusters of 2 (the lesson's own plan), of 4 and of 16), and
   // every block reads several shares.
   auto device = make_sim_device();
   const std::uint64_t n = std::uint64_t{132} * 32 * 512 + 7;
   for (const char* variant : {"", "cluster4_pdl", "cluster16"}) {
-    const CaseResult c = test::run_case(*device, *find_plan(13, Backend::sim, variant), n, 32, 3,
+    const CaseResult c = test::run_case(*device, *find_plan(14, Backend::sim, variant), n, 32, 3,
                                         Distribution::spikes);
-    INFO("lesson 13 " << variant << ": got " << c.check.got << ", expected "
+    INFO("lesson 14 " << variant << ": got " << c.check.got << ", expected "
                       << c.check.reference.sum);
     CHECK(c.check.got == c.check.reference.sum);
   }

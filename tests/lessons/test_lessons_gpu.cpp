@@ -28,7 +28,7 @@ TEST_CASE("the simulator and the GPU agree on every lesson", "[gpu][sim][lessons
   for (int lesson : test::lessons_on(Backend::gpu)) {
     for (const Plan& g : plans_of(lesson, Backend::gpu)) {
       const Plan* s = find_plan(lesson, Backend::sim, g.variant);
-      if (!s) continue;  // lesson 14 is NVIDIA's libraries: nothing to simulate
+      if (!s) continue;  // lesson 15 is NVIDIA's libraries: nothing to simulate
       const CaseResult on_gpu = test::run_case(gpu(), g, n, 256, 99, Distribution::uniform);
       const CaseResult on_sim = test::run_case(*sim, *s, n, 256, 99, Distribution::uniform);
       INFO("lesson " << lesson << " " << g.variant << " gpu=" << on_gpu.check.got
@@ -75,7 +75,7 @@ TEST_CASE("lesson 12's finish is bitwise reproducible on the GPU", "[gpu][lesson
   WARN("the atomicAdd finish gave " << atomic << " distinct results in 20 runs");
 }
 
-TEST_CASE("lessons 07 to 14 are right past 2^31 elements (64-bit indexing)",
+TEST_CASE("lessons 07 to 15 are right past 2^31 elements (64-bit indexing)",
           "[gpu][lessons][huge]") {
   const std::uint64_t n = (std::uint64_t{1} << 31) + 17;  // 8 GiB of floats
   // Positive data: no cancellation, so a lost 2^31 stretch shows within the bound; exact spikes: a
@@ -123,7 +123,7 @@ TEST_CASE("a lost block cannot hide at 2^28 or 2^31+17: exact spikes on the GPU"
                      << f.value_or(Failure{}).why);
       CHECK_FALSE(f);
     }
-    for (const int lesson : {3, 7, 12, 13}) {
+    for (const int lesson : {3, 7, 12, 14}) {
       const CaseResult lost =
           session.run(test::dropped_block_plan<Backend::gpu>(lesson), 256, false);
       const auto f = diagnose(lost, spikes);
@@ -199,7 +199,7 @@ TEST_CASE("traces from the GPU are complete and describe the simulator's tree", 
   for (int lesson : test::lessons_on(Backend::gpu)) {
     const Plan* g = find_plan(lesson, Backend::gpu);
     const Plan* s = find_plan(lesson, Backend::sim);
-    if (!g || !s || !g->reduce_traced) continue;  // lesson 14: library code, nothing to trace
+    if (!g || !s || !g->reduce_traced) continue;  // lesson 15: library code, nothing to trace
     for (std::uint64_t n : {64u, 1000u}) {
       const auto on_gpu = test::record(gpu(), *g, n, 32, 5);
       const auto on_sim = test::record(*sim, *s, n, 32, 5);

@@ -1,4 +1,4 @@
-// Lesson 20 on two or more GPUs: the multi-GPU total matches the CPU reference and the one-GPU
+// Lesson 21 on two or more GPUs: the multi-GPU total matches the CPU reference and the one-GPU
 // total, for N that does not divide, N smaller than the GPU count, N = 0 and a large N; every GPU
 // holds the same total; the one-process-per-GPU mode agrees. With fewer than two GPUs: exit 77.
 #include <catch2/catch.hpp>
@@ -12,7 +12,7 @@
 #include <string>
 
 #include "common/host/reference.h"
-#include "lessons/20_multi_gpu_nccl/multi_gpu.h"
+#include "lessons/21_multi_gpu_nccl/multi_gpu.h"
 #include "tests/lessons/dropped_block.h"
 
 using namespace rl;
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
   const unsigned count = visible_gpus(&why);
   // a collective of one GPU tests nothing of the collective: skipped, never passed
   if (count < 2) {
-    std::cout << "skipped: lesson 20's tests need two or more GPUs; "
+    std::cout << "skipped: lesson 21's tests need two or more GPUs; "
               << (count == 0 ? why : std::string("only one is visible")) << '\n';
     return 77;
   }

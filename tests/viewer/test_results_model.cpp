@@ -72,7 +72,7 @@ TEST_CASE("results files with the wrong schema, version or types are refused on 
   REQUIRE(format_size(1000) == "1000");
 }
 
-TEST_CASE("the committed results: one run per picture, lesson 20's GPUs apart", "[results]") {
+TEST_CASE("the committed results: one run per picture, lesson 21's GPUs apart", "[results]") {
   std::vector<ResultsFile> files;
   for (const char* name : {"h100-bench.json", "h200x2-nccl-scaling.json"}) {
     files.push_back(load_results(std::string(RL_REPO_ROOT) + "/assets/results/" + name));
@@ -87,11 +87,11 @@ TEST_CASE("the committed results: one run per picture, lesson 20's GPUs apart", 
   for (const auto& s : h100.series)
     for (const auto& p : s.points) most = std::max(most, p.gbps);
   REQUIRE(most < *h100.peak);  // nothing of another device on its plot
-  for (const auto& s : h100.series) REQUIRE(s.lesson != 20);
+  for (const auto& s : h100.series) REQUIRE(s.lesson != 21);
   const RunResults& h200 = runs[1];
   REQUIRE(h200.device == "NVIDIA H200");
   REQUIRE(*h200.peak == Approx(4814.304));
-  REQUIRE(h200.series.empty());  // its only runs are lesson 20's, on one and two GPUs
+  REQUIRE(h200.series.empty());  // its only runs are lesson 21's, on one and two GPUs
   REQUIRE(h200.scaling.size() == 2);
   REQUIRE(h200.scaling[0].gpus == 1);
   REQUIRE(h200.scaling[1].gpus == 2);

@@ -4,7 +4,7 @@ loopback address only, and checks what it does:
 
   1. lesson 03's kernel at n=1000, block 256: the total the page reports against the sum of the
      run's own input (which the page writes out), summed here with math.fsum;
-  2. lesson 15's missing-barrier kernel with the race detector: the page reports the race;
+  2. lesson 16's missing-barrier kernel with the race detector: the page reports the race;
   3. with --shots DIR, screenshots of the tree view comparing a run with its fix, and of the Run panel.
 
 --bench adds the timings (lesson 03 at n=2^16, block 256, detector off and on) to the report.

@@ -1,0 +1,7 @@
+// Lesson 13's executable. Read in this order:
+//   dependent_launch.cuh              the kernels
+//   plan.cu                           their launches: grid, block, the launch attribute
+//   main.cpp                          this file: the harness checks, times and traces them
+#include "common/host/lesson_main.h"
+
+int main(int argc, char** argv) { return rl::lesson_main<13>(argc, argv); }

@@ -1,7 +1,0 @@
-// Lesson 13's executable. Read in this order:
-//   hopper_features.cuh               the kernels
-//   plan.cu                           their launches: grid, block, cluster, shared memory, attributes
-//   main.cpp                          this file: the harness checks, times and traces them
-#include "common/host/lesson_main.h"
-
-int main(int argc, char** argv) { return rl::lesson_main<13>(argc, argv); }
