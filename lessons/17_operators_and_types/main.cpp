@@ -149,7 +149,7 @@ int run(int argc, char** argv) {
                          o, std::cout);
     }
   }
-  std::cout << "lesson 20_operators_and_types: N = " << n << ", seed " << seed << "\n";
+  std::cout << "lesson 17_operators_and_types: N = " << n << ", seed " << seed << "\n";
 
   Table table({"op", "type", "time", "GB/s", "% of sum", "x CUB", "CUB call", "check"});
   std::vector<nlohmann::json> runs;

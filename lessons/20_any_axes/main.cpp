@@ -271,7 +271,7 @@ int run(int argc, char** argv) {
       }
     }
   }
-  std::cout << "lesson 11_any_axes: shape " << join(shape) << ", strides " << join(strides)
+  std::cout << "lesson 20_any_axes: shape " << join(shape) << ", strides " << join(strides)
             << ", seed " << seed << "\n";
 
   Table table({"axes", "op", "type", "plan", "M x K", "time", "GB/s", "x CUB", "x torch", "x best",
