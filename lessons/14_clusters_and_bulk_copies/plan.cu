@@ -63,7 +63,8 @@ unsigned single_pass_grid(void (*kernel)(Params...), std::size_t shared_bytes,
                   resident_blocks(kernel, Block, shared_bytes, c.shape));
 }
 
-// Idea 2: the copy engine loads 8 KiB stages into shared memory; a block gets at least one.
+// Idea 2: the Tensor Memory Accelerator loads 8 KiB stages into shared memory; a block gets at least
+// one.
 //   bulk_copy_single_pass<Block><<<grid, Block, 3 * 8 KiB, stream>>>(in, out, n, partials);
 void reduce_with_bulk_copies(const ReduceCall& c) {
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {

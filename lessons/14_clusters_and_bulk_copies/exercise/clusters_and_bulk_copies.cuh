@@ -7,9 +7,9 @@
 #pragma once
 // Lesson 14: what else Hopper (sm_90) offers lesson 12's single pass, each measured, one idea a
 // kernel: clusters of blocks that add their sums through each other's shared memory, so the grid's
-// finish adds fewer partials; the copy engine loading shared memory in bulk instead of the threads;
-// and the block reduce as the libraries write it (cooperative groups, CUB, __reduce_add_sync for
-// integers).
+// finish adds fewer partials; the Tensor Memory Accelerator loading shared memory in bulk instead of
+// the threads; and the block reduce as the libraries write it (cooperative groups, CUB,
+// __reduce_add_sync for integers).
 #include <cstdint>
 
 #include <cooperative_groups.h>  // the simulator has its own copies of these two (common/sim/include)
@@ -74,8 +74,9 @@ __global__ void __launch_bounds__(Block)
                                    [](Float<Trace> v) { return block_sum<Block, Trace>(v); });
 }
 
-// Idea 2: the copy engine (the Tensor Memory Accelerator) moves the input into shared memory in
-// bulk, 8 KiB a request, three stages per block in turn; the threads only add what has landed.
+// Idea 2: the Tensor Memory Accelerator (TMA, a unit in each SM, not the copy engines that move
+// memory between host and device) moves the input into shared memory in bulk, 8 KiB a request,
+// three stages per block in turn; the threads only add what has landed.
 inline constexpr unsigned bulk_stages = 3;
 inline constexpr unsigned bulk_stage_quads = 512;  // float4s a stage: 8 KiB
 inline constexpr unsigned bulk_shared_bytes = bulk_stages * bulk_stage_quads * sizeof(float4);
