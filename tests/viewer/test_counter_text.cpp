@@ -101,7 +101,7 @@ TEST_CASE("the panel beside a trace puts the prediction by the counter", "[count
 
   // Lesson 12's trace is of block 32, the profile's 1024: said; warps and registers tie.
   const rl::Trace t11 = test::asset("12_single_pass.sim.json");
-  const CounterPanel p11 = counter_panel(fixture(), *nearest_call(fixture(), 11, "", 64, 32), 0,
+  const CounterPanel p11 = counter_panel(fixture(), *nearest_call(fixture(), 12, "", 64, 32), 0,
                                          t11, predict_launches(t11, index_steps(t11))[0]);
   REQUIRE(p11.caveat.find("block is 32, the profiled 1024") != std::string::npos);
   REQUIRE(p11.rows[0].trace == "none");  // one warp: no shared memory

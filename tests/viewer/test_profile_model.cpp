@@ -79,8 +79,8 @@ TEST_CASE("the nearest profiled call: the same lesson and variant, the nearest b
           "[profile]") {
   const ProfileFile fixture = load_profile(kFixture);
   REQUIRE(nearest_call(fixture, 2, "", 512, 256) == &fixture.calls[0]);  // a trace's n
-  REQUIRE(nearest_call(fixture, 11, "atomic_finish", 64, 32)->variant == "atomic_finish");
-  REQUIRE(nearest_call(fixture, 11, "", 64, 32)->variant.empty());
+  REQUIRE(nearest_call(fixture, 12, "atomic_finish", 64, 32)->variant == "atomic_finish");
+  REQUIRE(nearest_call(fixture, 12, "", 64, 32)->variant.empty());
   REQUIRE(nearest_call(fixture, 3, "", 1 << 20, 256) == nullptr);           // not profiled
   REQUIRE(nearest_call(fixture, 2, "butterfly", 1 << 20, 256) == nullptr);  // nor this variant
 

@@ -43,8 +43,8 @@ TEST_CASE("the runner's merged record of lessons 17-20 reads with each row's les
   const LessonTable f = parse_lesson_table(text, "beyond.json");
   CHECK(f.schema == "reducelab.beyond");
   REQUIRE(f.rows.size() == 2);
-  CHECK(f.rows[0].label == "13 sum float32");
-  CHECK(f.rows[1].label == "16 sum float32 rows axes {3}");
+  CHECK(f.rows[0].label == "17 sum float32");
+  CHECK(f.rows[1].label == "20 sum float32 rows axes {3}");
   CHECK(*f.rows[1].vs_best == Approx(1.5));
 }
 
