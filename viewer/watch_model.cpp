@@ -177,7 +177,11 @@ std::optional<Command> WatchMachine::finished(const StepOutput& out) {
             "DOES NOT COMPILE: " + (out.start_error.empty() && !out.timed_out
                                         ? first_build_error(out.output, target_.source_root)
                                         : step_failure(out, kBuildLimitS));
-        return end_round();  // nothing to grade or trace
+        // Nothing to grade or trace: the window keeps the trees of the last round that had them.
+        if (traced_round_ > 0)
+          current_.trace_note = "the trees below are round " + std::to_string(traced_round_) +
+                                "'s, the last that compiled";
+        return end_round();
       }
       phase_ = Phase::grading;
       return grade_command(target_);
@@ -209,6 +213,7 @@ std::optional<Command> WatchMachine::finished(const StepOutput& out) {
         return trace_command(target_, true, trace_dir_ + "/solution.json");
       }
       current_.solution_trace = out.written;
+      if (!current_.trace.empty()) traced_round_ = current_.round;
       if (out.written.empty() && current_.trace_note.empty())
         current_.trace_note =
             "no trace of the solution: " + step_failure(out, kTraceLimitS) +

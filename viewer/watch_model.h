@@ -109,6 +109,7 @@ class WatchMachine {
   RoundResult current_;         // the round in progress
   RoundResult result_;          // the last one that ended
   int rounds_ = 0;
+  int traced_round_ = 0;  // the last round that left the student's trace (0: none)
 };
 
 // --watch-once's report: the verdict, the hint, and (given a line comparing the two traces, or why

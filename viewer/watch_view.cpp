@@ -26,8 +26,10 @@ void draw_watch_status(const WatchStatus& s) {
   const ImVec4 dim(0.6f, 0.6f, 0.65f, 1);
   // While the next round runs, the last verdict stays readable under it.
   if (busy && s.round > 0) ImGui::TextColored(dim, "round %d: %s", s.round, s.verdict.c_str());
-  if (!s.hint.empty()) ImGui::TextColored(dim, "hint: %s", s.hint.c_str());
-  if (!s.note.empty()) ImGui::TextColored(dim, "%s", s.note.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, dim);
+  if (!s.hint.empty()) ImGui::TextWrapped("hint: %s", s.hint.c_str());  // a long command line
+  if (!s.note.empty()) ImGui::TextWrapped("%s", s.note.c_str());
+  ImGui::PopStyleColor();
 }
 
 }  // namespace rl::viewer

@@ -212,6 +212,17 @@ TEST_CASE("watch: a round goes idle -> building -> grading -> tracing -> shown")
     CHECK(m.result().trace_note.empty());
     CHECK(m.result().hint.empty());
   }
+  SECTION("after a round with trees, a build error says the trees shown are older") {
+    REQUIRE(m.changed());
+    REQUIRE(m.finished(ok()));
+    REQUIRE(m.finished(ok(kPassedGrade)));
+    REQUIRE(m.finished(ok("", "{}")));
+    CHECK_FALSE(m.finished(ok("", "{}")));
+    REQUIRE(m.changed());
+    CHECK_FALSE(m.finished(failed(kCompilerErrorLog)));
+    CHECK(m.result().round == 3);
+    CHECK(m.result().trace_note == "the trees below are round 2's, the last that compiled");
+  }
   SECTION("a build error ends the round: nothing graded or traced") {
     REQUIRE(m.changed());
     CHECK_FALSE(m.finished(failed(kCompilerErrorLog)));
@@ -222,6 +233,8 @@ TEST_CASE("watch: a round goes idle -> building -> grading -> tracing -> shown")
           "lessons/03_sequential_addressing/exercise/sequential_addressing.cuh:34: 'partal' was "
           "not declared in this scope; did you mean 'partial'?");
     CHECK(m.result().trace.empty());
+    // Round 1 left no trace of the student's kernel: no older tree to speak of.
+    CHECK(m.result().trace_note.empty());
   }
   SECTION("no solution executable: the student's tree alone, and how to build the solution") {
     REQUIRE(m.changed());
