@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <regex>
 #include <string>
 
@@ -256,9 +257,20 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << bad << "\n";
     return 2;
   }
+  // --watch: its rounds run on a thread of the watcher's; the main loop only looks for saves and
+  // shows what a round found. Made before any window, so that its one failure (no folder for the
+  // traces) is a line and exit 2 like the others.
+  std::unique_ptr<rl::viewer::Watcher> watcher;
+  if (watching) {
+    try {
+      watcher = std::make_unique<rl::viewer::Watcher>(watch_target);
+    } catch (const std::exception& e) {
+      std::cerr << "error: --watch: " << one_line(e.what()) << "\n";
+      return 2;
+    }
+  }
   if (watch_once) {  // one round, no window
-    rl::viewer::Watcher watcher(watch_target);
-    const rl::viewer::RoundResult r = watcher.run_once();
+    const rl::viewer::RoundResult r = watcher->run_once();
     std::cout << rl::viewer::round_report(watch_target, r, rl::viewer::describe_traces(r));
     return r.kind == rl::viewer::RoundResult::Kind::passed ? 0 : 1;
   }
@@ -311,12 +323,8 @@ int main(int argc, char** argv) {
     if (opt.results.empty() && opt.traces.empty() && !watching)
       app.load_defaults(opt.profiles.empty());
     app.start();
-    // --watch: its rounds run on a thread of the watcher's; this loop only looks for saves and
-    // shows what a round found.
-    std::unique_ptr<rl::viewer::Watcher> watcher;
     rl::viewer::App::PairSlot watch_slot;  // the traces the last round opened, replaced by the next
-    if (watching) {
-      watcher = std::make_unique<rl::viewer::Watcher>(watch_target);
+    if (watcher) {
       watcher->start_round();  // the first round at once: the student sees where they stand
       app.set_strip([&] { rl::viewer::draw_watch_status(watcher->status()); });
     }

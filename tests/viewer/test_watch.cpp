@@ -2,16 +2,20 @@
 // the one-line status it makes of a compiler's log and of the grader's output (canned here, as the
 // tools print them), the round's state machine, the refusals of a bad --watch, and the change
 // detector on a real file. The whole round, run for real, is tests/viewer/watch_once_check.sh.
+#include <unistd.h>
 #include <catch2/catch.hpp>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
 
 #include "viewer/child_process.h"
 #include "viewer/watch_files.h"
 #include "viewer/watch_model.h"
+#include "viewer/watcher.h"
 
 using namespace rl::viewer;
 namespace fs = std::filesystem;
@@ -94,9 +98,11 @@ StepOutput failed(std::string output, int code = 1) {
   return o;
 }
 
-// A folder of its own under the test's temporary folder, emptied first.
+// A folder of its own under the temporary folder, emptied first; the process id in its name, since
+// CTest runs each test case as a process of its own, several at once with -j.
 fs::path scratch(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("reducelab-watch-test-" + name);
+  const fs::path p = fs::temp_directory_path() /
+                     ("reducelab-watch-test-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(p);
   fs::create_directories(p);
   return p;
@@ -466,4 +472,99 @@ TEST_CASE("watch: a child process's output, exit status and time limit") {
   CHECK(took < 5);
   std::atomic<bool> cancel{true};
   CHECK(run_command({"sleep", "30"}, 60, &cancel).start_error == "cancelled");
+}
+
+namespace {
+
+// A course in miniature for the watcher: a "cmake" that notes each build in builds.log, and a
+// lesson executable (the student's and the solution's) that grades PASSED and writes a trace.
+struct FakeCourse {
+  fs::path dir = scratch("fake-course");
+  WatchTarget target;
+  FakeCourse(const std::string& build_script = "echo build >> \"$(dirname \"$0\")/builds.log\"") {
+    const auto script = [&](const fs::path& p, const std::string& body) {
+      write(p, "#!/bin/sh\n" + body + "\n");
+      fs::permissions(p, fs::perms::owner_all);
+    };
+    script(dir / "cmake", build_script);
+    const std::string lesson =
+        "if [ \"$1\" = --grade ]; then echo 'all 3 cases right'; echo 'result: PASSED'; exit 0; "
+        "fi\n"
+        "for last; do :; done\n"  // the trace file is the last argument
+        "echo '{\"from\": \"'\"$0\"'\"}' > \"$last\"";
+    script(dir / "student/bin/03_fake", lesson);
+    script(dir / "solution/bin/03_fake", lesson);
+    write(dir / "kernel.cuh", "// v1\n");
+    target.folder = "03_fake";
+    target.watched = (dir / "kernel.cuh").string();
+    target.shown_name = "kernel.cuh";
+    target.source_root = dir.string();
+    target.student_build = (dir / "student").string();
+    target.solution_build = (dir / "solution").string();
+    target.cmake = (dir / "cmake").string();
+  }
+  ~FakeCourse() { fs::remove_all(dir); }
+  int builds() const {
+    std::ifstream in(dir / "builds.log");
+    int n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  }
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+TEST_CASE("watch: the watcher runs a whole round on its thread") {
+  FakeCourse c;
+  Watcher w(c.target);
+  const RoundResult r = w.run_once();
+  CHECK(c.builds() == 1);
+  CHECK(r.round == 1);
+  CHECK(r.kind == RoundResult::Kind::passed);
+  CHECK(r.line == "PASSED: all 3 cases right");
+  CHECK(r.trace.find("student/bin/03_fake") != std::string::npos);
+  CHECK(r.solution_trace.find("solution/bin/03_fake") != std::string::npos);
+  CHECK(r.trace_note.empty());
+  CHECK(w.status().phase == Phase::shown);
+}
+
+TEST_CASE("watch: a touch of the watched file is one rebuild, not two") {
+  FakeCourse c;
+  Watcher w(c.target);
+  const auto t0 = std::chrono::steady_clock::now();
+  // Nothing saved yet: no round.
+  while (seconds_since(t0) < 1.2) {
+    CHECK_FALSE(w.poll(seconds_since(t0)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(16));
+  }
+  fs::last_write_time(c.target.watched,
+                      fs::last_write_time(c.target.watched) + std::chrono::seconds(1));
+  int ended = 0;
+  // The main loop at 60 frames a second for three seconds: the save is seen within one, the round
+  // takes a few hundredths.
+  while (seconds_since(t0) < 4.2) {
+    if (const auto r = w.poll(seconds_since(t0))) {
+      ++ended;
+      CHECK(r->kind == RoundResult::Kind::passed);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(16));
+  }
+  CHECK(ended == 1);
+  CHECK(c.builds() == 1);
+}
+
+TEST_CASE("watch: closing the watcher stops the step in flight") {
+  FakeCourse c("sleep 30");  // a build that would take half a minute
+  auto w = std::make_unique<Watcher>(c.target);
+  w->start_round();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(w->status().phase == Phase::building);
+  CHECK(w->status().line == "building 03_fake (round 1) ...");
+  const auto t0 = std::chrono::steady_clock::now();
+  w.reset();
+  CHECK(seconds_since(t0) < 2);
 }
