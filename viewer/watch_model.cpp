@@ -173,10 +173,13 @@ std::optional<Command> WatchMachine::finished(const StepOutput& out) {
     case Phase::building:
       if (!ok) {
         current_.kind = RoundResult::Kind::does_not_compile;
-        current_.line =
-            "DOES NOT COMPILE: " + (out.start_error.empty() && !out.timed_out
-                                        ? first_build_error(out.output, target_.source_root)
-                                        : step_failure(out, kBuildLimitS));
+        std::string why = out.start_error.empty() && !out.timed_out
+                              ? first_build_error(out.output, target_.source_root)
+                              : step_failure(out, kBuildLimitS);
+        if (why.empty())  // a build that failed silently still gets a reason
+          why =
+              "the build exited with status " + std::to_string(out.exit_code) + " and said nothing";
+        current_.line = "DOES NOT COMPILE: " + why;
         // Nothing to grade or trace: the window keeps the trees of the last round that had them.
         if (traced_round_ > 0)
           current_.trace_note = "the trees below are round " + std::to_string(traced_round_) +

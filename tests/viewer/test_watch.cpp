@@ -291,9 +291,12 @@ TEST_CASE("watch: a step that cannot start or runs out of time says so") {
   CHECK_FALSE(m.finished(late));
   CHECK(m.status_line() == "DOES NOT COMPILE: stopped after 600 s");
   REQUIRE(m.changed());
+  CHECK_FALSE(m.finished(failed("", 2)));
+  CHECK(m.status_line() == "DOES NOT COMPILE: the build exited with status 2 and said nothing");
+  REQUIRE(m.changed());
   REQUIRE(m.finished(ok()));
   REQUIRE(m.finished(failed("Segmentation fault (core dumped)\n", 139)));
-  CHECK(m.result().round == 1);  // still in round 2: tracing
+  CHECK(m.result().round == 2);  // still in round 3: tracing
   CHECK(m.phase() == Phase::tracing);
   REQUIRE(m.finished(ok("", "{}")));
   CHECK_FALSE(m.finished(ok("", "{}")));
