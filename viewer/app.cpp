@@ -637,6 +637,7 @@ void App::frame(ImVec2 display, double dt) {
                    ImGuiWindowFlags_NoBackground);
   toolbar();
   error_strip();
+  if (strip_) strip_();
   ImGui::Separator();
   switch (view_) {
     case View::throughput:
@@ -677,36 +678,62 @@ void App::frame(ImVec2 display, double dt) {
 }
 
 int App::add_trace(const std::string& text, const std::string& name) {
+  return put_trace(text, name, -1);
+}
+
+int App::put_trace(const std::string& text, const std::string& name, int replace) {
+  std::unique_ptr<TraceDoc> doc;
   try {
-    traces_.push_back(make_trace_doc(parse_trace(text, name), options_.source_root));
+    doc = make_trace_doc(parse_trace(text, name), options_.source_root);
   } catch (const std::exception& e) {
     error(e.what());
     return -1;
   }
+  if (replace >= 0 && replace < static_cast<int>(traces_.size())) {
+    traces_[static_cast<std::size_t>(replace)] = std::move(doc);
+  } else {
+    traces_.push_back(std::move(doc));
+    replace = static_cast<int>(traces_.size()) - 1;
+  }
   sync_steps();
-  return static_cast<int>(traces_.size()) - 1;
+  return replace;
+}
+
+void App::open_pair(const std::string& a, const std::string& a_name, const std::string& b,
+                    const std::string& b_name, PairSlot* slot) {
+  PairSlot none;
+  PairSlot& s = slot ? *slot : none;
+  const bool again = s.index[0] >= 0;  // this slot's pair is shown already: keep the step
+  const int left = put_trace(a, a_name, s.index[0]);
+  if (left < 0) return;
+  s.index[0] = left;
+  left_ = left;
+  right_ = -1;
+  if (!b.empty()) {
+    const int right = put_trace(b, b_name, s.index[1]);
+    if (right >= 0) right_ = s.index[1] = right;
+  }
+  // The traces under these indexes may be new: -2 (no pair) makes compare_if_changed compare them
+  // again, and look at their first difference.
+  compared_[0] = compared_[1] = -2;
+  compare_if_changed();
+  if (!again) {
+    view_ = View::tree;
+    playback_.first();
+  }
+  run_opened_ = true;
+  sync_steps();
 }
 
 // A finished run: its trace on the left of the tree view, the solution's on the right.
 void App::open_run(const RunOutcome& o) {
   if (o.trace.empty()) return;
   const RunRequest& r = run_panel_.last_request();
-  const std::string label = "run: " + run_choices()[static_cast<std::size_t>(r.choice)].key +
-                            " n=" + std::to_string(r.n) + " block " + std::to_string(r.block);
-  const int run = add_trace(o.trace, label);
-  if (run < 0) return;
-  left_ = run;
-  right_ = -1;
-  if (!o.solution_trace.empty()) {
-    const RunChoice& c = run_choices()[static_cast<std::size_t>(r.choice)];
-    const std::string what = c.broken ? "its fix" : "the solution";
-    const int sol = add_trace(o.solution_trace, what + ", same input");
-    if (sol >= 0) right_ = sol;
-  }
-  view_ = View::tree;
-  run_opened_ = true;
-  playback_.first();
-  sync_steps();
+  const RunChoice& c = run_choices()[static_cast<std::size_t>(r.choice)];
+  const std::string label =
+      "run: " + c.key + " n=" + std::to_string(r.n) + " block " + std::to_string(r.block);
+  const std::string what = c.broken ? "its fix" : "the solution";
+  open_pair(o.trace, label, o.solution_trace, what + ", same input");
 }
 
 }  // namespace rl::viewer

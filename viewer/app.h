@@ -4,6 +4,7 @@
 // scaling, the tables beyond the sum, or one or two traces' step figures with their sources.
 #include <imgui.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,7 +68,20 @@ class App {
   // A trace file's text (a run's, say), shown as `name`; its index, or -1 when it did not load (the
   // error strip says why).
   int add_trace(const std::string& text, const std::string& name);
+  // The same, in place of trace `replace` (-1: added).
+  int put_trace(const std::string& text, const std::string& name, int replace);
   RunPanel& run_panel() { return run_panel_; }
+  // Two traces side by side in the tree view, compared: a run beside the solution's run, a watched
+  // lesson beside its solution. A pair opened through `slot` (watch mode: each round) replaces the
+  // pair opened through it before, at the same step, instead of adding two more traces. `b` may be
+  // empty: `a` alone.
+  struct PairSlot {
+    int index[2] = {-1, -1};
+  };
+  void open_pair(const std::string& a, const std::string& a_name, const std::string& b,
+                 const std::string& b_name, PairSlot* slot = nullptr);
+  // Drawn under the toolbar in every view, each frame (watch mode's status line).
+  void set_strip(std::function<void()> draw) { strip_ = std::move(draw); }
 
   Playback& playback() { return playback_; }
   View view() const { return view_; }
@@ -123,6 +137,7 @@ class App {
   std::vector<std::string> deferred_;  // default traces still to load (defer_traces)
   int skipped_v1_ = 0;
   bool run_opened_ = false;  // a run's trace is shown: loading the defaults leaves the view alone
+  std::function<void()> strip_;
 };
 
 std::string default_source_root();

@@ -4,12 +4,14 @@
 //                    [--view throughput|bars|scaling|tables|tree|run] [--device NAME]
 //                    [--point LESSON[/VARIANT][@N]] [--step K] [--screenshot FILE.png]
 //                    [--size WxH] [--source-root DIR] [--measure-fps SECONDS]
+//   reducelab_viewer --watch NN [--student-build DIR] [--solution-build DIR] [--watch-once]
 // clang-format on
 // Bad arguments (an empty value, a size out of range, a screenshot folder that does not exist) are
 // refused before a window opens, in one line starting "error:".
 // Exit status: 0; 1 when a file named (or found in assets/) failed to load, or the screenshot could
 // not be written (the window still shows, and a screenshot is still written, with the error);
-// 2 for bad arguments or no display.
+// 2 for bad arguments or no display. --watch-once: 0 when the watched lesson passes, 1 when it fails or
+// does not compile.
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -22,12 +24,16 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <regex>
 #include <string>
 
+#include "common/host/course.h"
 #include "viewer/app.h"
 #include "viewer/compact_font.h"
 #include "viewer/screenshot.h"
+#include "viewer/watch_view.h"
+#include "viewer/watcher.h"
 
 namespace {
 
@@ -109,12 +115,42 @@ std::string parse_point(rl::viewer::AppOptions& opt) {
   return "";
 }
 
+// --watch's target, or the one line that says why there is none; checks that the watch options go
+// with --watch and not with the one-frame modes.
+std::string check_watch(const rl::viewer::WatchRequest& r, bool watch, bool once,
+                        const std::string& screenshot, double measure_fps,
+                        rl::viewer::WatchTarget& target) {
+  if (!watch) {
+    if (once || !r.student_build.empty() || !r.solution_build.empty())
+      return "--watch-once, --student-build and --solution-build go with --watch NN";
+    return "";
+  }
+  if (!screenshot.empty() || measure_fps > 0)
+    return "--watch does not go with --screenshot or --measure-fps (--watch-once runs one round "
+           "without a window)";
+  rl::viewer::FoundTarget f = rl::viewer::find_watch_target(r);
+  target = f.target;
+  return f.error;
+}
+
+// A watch round that ended: its traces beside the solution's in the tree view, in place of the last
+// round's (the step stays where the student left it).
+void show_round(rl::viewer::App& app, const rl::viewer::RoundResult& r,
+                const rl::viewer::WatchTarget& t, rl::viewer::App::PairSlot& slot) {
+  if (r.trace.empty())
+    return;  // it did not compile or trace: the last tree stays, the line says why
+  app.open_pair(r.trace, "yours: " + t.folder + " (round " + std::to_string(r.round) + ")",
+                r.solution_trace, "the solution, same input", &slot);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   rl::viewer::AppOptions opt;
   std::string screenshot, size = "1280x800", step_text, fps_text;
   double measure_fps = 0;
+  rl::viewer::WatchRequest watch;
+  bool watch_once = false;
   CLI::App cli{"ReduceLab viewer: throughput of the ladder and the recorded reduction trees",
                "reducelab_viewer"};
   cli.add_option("--results", opt.results, "a results JSON (reducelab.results); repeatable")
@@ -155,6 +191,20 @@ int main(int argc, char** argv) {
          "--measure-fps", fps_text,
          "play the tree animation this many seconds (0.1 to 600) with vsync off and print the fps")
       ->type_name("SECONDS");
+  cli.add_option("--watch", watch.lesson,
+                 "watch lesson NN's exercise: each time it is saved, build it in the student "
+                 "build, grade it, and trace it beside the solution at n = 1000 on the simulator")
+      ->type_name("NN");
+  cli.add_option("--student-build", watch.student_build,
+                 "--watch: the student build (configured with -DREDUCELAB_STUDENT=ON; default: "
+                 "build-student in the course's folder)")
+      ->type_name("DIR");
+  cli.add_option("--solution-build", watch.solution_build,
+                 "--watch: the build whose bin/ has the solutions (default: this viewer's own)")
+      ->type_name("DIR");
+  cli.add_flag("--watch-once", watch_once,
+               "--watch: one round without a window; print the verdict and the traces' "
+               "comparison, exit 0 when the lesson passes, else 1");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -189,11 +239,43 @@ int main(int argc, char** argv) {
   }
   if (bad.empty() && !opt.point.empty()) bad = parse_point(opt);
   if (bad.empty() && !screenshot.empty()) bad = check_screenshot_path(screenshot);
+  const bool watching = cli.count("--watch") > 0;
+  rl::viewer::WatchTarget watch_target;
+  if (bad.empty()) {
+#ifdef RL_BUILD_DIR
+    watch.viewer_build = RL_BUILD_DIR;
+#endif
+    watch.viewer_tree = rl::viewer::default_source_root();
+    // A lesson can be watched where its kernel is traced on the simulator (lesson 14's are CUB's).
+    watch.traced = [](int lesson) {
+      const rl::Plan* p = rl::find_plan(lesson, rl::Backend::sim);
+      return p != nullptr && p->reduce_traced != nullptr;
+    };
+    bad = check_watch(watch, watching, watch_once, screenshot, measure_fps, watch_target);
+  }
   if (!bad.empty()) {
     std::cerr << "error: " << bad << "\n";
     return 2;
   }
+  // --watch: its rounds run on a thread of the watcher's; the main loop only looks for saves and
+  // shows what a round found. Made before any window, so that its one failure (no folder for the
+  // traces) is a line and exit 2 like the others.
+  std::unique_ptr<rl::viewer::Watcher> watcher;
+  if (watching) {
+    try {
+      watcher = std::make_unique<rl::viewer::Watcher>(watch_target);
+    } catch (const std::exception& e) {
+      std::cerr << "error: --watch: " << one_line(e.what()) << "\n";
+      return 2;
+    }
+  }
+  if (watch_once) {  // one round, no window
+    const rl::viewer::RoundResult r = watcher->run_once();
+    std::cout << rl::viewer::round_report(watch_target, r, rl::viewer::describe_traces(r));
+    return r.kind == rl::viewer::RoundResult::Kind::passed ? 0 : 1;
+  }
   const bool offscreen = !screenshot.empty() || measure_fps > 0;
+  if (watching && opt.view.empty()) opt.view = "tree";  // where a round's traces open
   opt.screenshot = !screenshot.empty();
   opt.loop = measure_fps > 0;
 
@@ -206,7 +288,9 @@ int main(int argc, char** argv) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
   glfwWindowHint(GLFW_VISIBLE, offscreen ? GLFW_FALSE : GLFW_TRUE);
   glfwWindowHint(GLFW_RESIZABLE, offscreen ? GLFW_FALSE : GLFW_TRUE);
-  GLFWwindow* window = glfwCreateWindow(width, height, "ReduceLab viewer", nullptr, nullptr);
+  const std::string title =
+      watching ? "ReduceLab viewer: watching " + watch_target.shown_name : "ReduceLab viewer";
+  GLFWwindow* window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
   if (!window) {
     std::cerr << "error: no display: cannot create an OpenGL 3.0 window: " << one_line(glfw_error)
               << "\n";
@@ -235,8 +319,15 @@ int main(int argc, char** argv) {
     for (const auto& f : opt.results) app.load(f);
     for (const auto& f : opt.traces) app.load(f);
     for (const auto& f : opt.profiles) app.load(f);
-    if (opt.results.empty() && opt.traces.empty()) app.load_defaults(opt.profiles.empty());
+    // Watching, the tree view is the student's: the course's own traces are not loaded beside it.
+    if (opt.results.empty() && opt.traces.empty() && !watching)
+      app.load_defaults(opt.profiles.empty());
     app.start();
+    rl::viewer::App::PairSlot watch_slot;  // the traces the last round opened, replaced by the next
+    if (watcher) {
+      watcher->start_round();  // the first round at once: the student sees where they stand
+      app.set_strip([&] { rl::viewer::draw_watch_status(watcher->status()); });
+    }
     if (measure_fps > 0) {
       app.set_view(rl::viewer::View::tree);
       app.playback().set_speed(4);
@@ -265,6 +356,11 @@ int main(int argc, char** argv) {
       // Exit: the window was closed (a screenshot's hidden window is not; it ends once written).
       if (mode != Mode::shot && glfwWindowShouldClose(window)) break;
       const auto now = clock::now();
+      // Watching: a save starts a round (looked for twice a second); a round that ended is shown.
+      if (watcher) {
+        if (const auto r = watcher->poll(std::chrono::duration<double>(now - t0).count()))
+          show_round(app, *r, watch_target, watch_slot);
+      }
       // Exit: the fps measurement's time is up.
       if (mode == Mode::measure && std::chrono::duration<double>(now - t0).count() >= measure_fps)
         break;
