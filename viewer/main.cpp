@@ -246,7 +246,7 @@ int main(int argc, char** argv) {
     watch.viewer_build = RL_BUILD_DIR;
 #endif
     watch.viewer_tree = rl::viewer::default_source_root();
-    // A lesson can be watched where its kernel is traced on the simulator (lesson 14's are CUB's).
+    // A lesson can be watched where its kernel is traced on the simulator (lesson 15's are CUB's).
     watch.traced = [](int lesson) {
       const rl::Plan* p = rl::find_plan(lesson, rl::Backend::sim);
       return p != nullptr && p->reduce_traced != nullptr;
