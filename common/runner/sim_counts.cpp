@@ -119,9 +119,9 @@ std::optional<MeasuredLadder> MeasuredLadder::load(const std::string& path, std:
       row.m.pct_of_ceiling = r["pct_of_ceiling"].get<double>();
     m.rows_.push_back(std::move(row));
   }
-  const double theoretical =
-      doc.contains("device") && doc["device"].is_object() ? doc["device"].value("theoretical_gbps", 0.0)
-                                                          : 0.0;
+  const double theoretical = doc.contains("device") && doc["device"].is_object()
+                                 ? doc["device"].value("theoretical_gbps", 0.0)
+                                 : 0.0;
   if (doc.contains("baselines") && doc["baselines"].is_array())
     for (const auto& b : doc["baselines"]) {
       if (!b.is_object() || !b.contains("stream_read") || !b["stream_read"].is_object()) continue;

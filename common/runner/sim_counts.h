@@ -40,7 +40,7 @@ struct MeasuredRung {
 // CUB's sum on the same input (lesson 00).
 struct MeasuredYardsticks {
   double ceiling_ms = 0, ceiling_gbps = 0;
-  double cub_ms = 0;  // 0 where the file has no CUB time at this size
+  double cub_ms = 0;            // 0 where the file has no CUB time at this size
   double theoretical_gbps = 0;  // the device's memory clock x bus width x 2, 0 where not recorded
 };
 

@@ -38,7 +38,8 @@ void print_yardsticks(std::ostream& out, std::uint64_t n, double ceiling_ms, dou
     t.add({"cub::DeviceReduce::Sum", duration(cub_ms), fixed(cub_gbps, 0),
            fixed(100.0 * cub_gbps / ceiling_gbps, 1), "1.00"});
   t.print(out);
-  out << "\nthe floor: " << n << " floats are " << general(4.0 * static_cast<double>(n) / (1 << 20), 4)
+  out << "\nthe floor: " << n << " floats are "
+      << general(4.0 * static_cast<double>(n) / (1 << 20), 4)
       << " MiB, read once: at the ceiling's " << fixed(ceiling_gbps, 0) << " GB/s that is "
       << general(floor_us(n, ceiling_gbps), 4) << " us";
   if (theoretical_gbps > 0)
@@ -91,8 +92,9 @@ int main(int argc, char** argv) {
     CLI::App app("Lesson 00: the streaming-read ceiling and CUB's sum, the course's two yardsticks",
                  "00_measuring");
     RunOptionSet set{opt_n | opt_reps | opt_seed | opt_backend};
-    set.n_help = "number of float32 elements: 1000, 2^24 or 2^24+3 (default 2^28; simulated: a "
-                 "power of two from 2^10 to 2^28, which the course's GPU measured)";
+    set.n_help =
+        "number of float32 elements: 1000, 2^24 or 2^24+3 (default 2^28; simulated: a "
+        "power of two from 2^10 to 2^28, which the course's GPU measured)";
     RunOptionParser parser(app, set);
     if (!parse_command_line(app, argc, argv)) return exit_ok;
     const RunOptions o = parser.resolve();

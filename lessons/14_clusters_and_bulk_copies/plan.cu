@@ -181,8 +181,8 @@ rl::Plans rl::lesson_plans<14, rl::this_backend>() {
   };
   Plans plans{
       // The lesson's own: clusters of 2 blocks.
-      plan("", reduce_in_clusters<2, false, NoTrace>, reduce_in_clusters<2, false, RecordTrace>, 1024,
-           cluster_depth<2>),
+      plan("", reduce_in_clusters<2, false, NoTrace>, reduce_in_clusters<2, false, RecordTrace>,
+           1024, cluster_depth<2>),
       plan("cluster4", reduce_in_clusters<4, false, NoTrace>,
            reduce_in_clusters<4, false, RecordTrace>, 1024, cluster_depth<4>),
       // Both: clusters of 4, each call overlapping the one before.

@@ -127,7 +127,8 @@ __global__ void __launch_bounds__(Block)
     cluster_sum = warp_sum<NoTrace>(cluster_sum);
   }
   publish_and_finish<Block, NoTrace>(&cluster_tickets, cluster_sum, blockIdx.x / size,
-                                     gridDim.x / size, partials, out, [](float v) { return block_sum<Block, NoTrace>(v); });
+                                     gridDim.x / size, partials, out,
+                                     [](float v) { return block_sum<Block, NoTrace>(v); });
 }
 
 constexpr unsigned cluster_14 = 4;  // lesson 14's cluster4 variant: clusters of 4

@@ -46,8 +46,8 @@ inline void check_cluster_edges(Device& device, std::initializer_list<unsigned> 
     for (const unsigned block : blocks)
       for (const std::uint64_t n : cluster_edges(block)) {
         const CaseResult c = run_case(device, r, n, block, 11, Distribution::integers);
-        INFO("lesson " << r.lesson << " " << r.variant << " block " << block << " n " << n << ": got "
-                          << c.check.got << ", expected " << c.check.reference.sum);
+        INFO("lesson " << r.lesson << " " << r.variant << " block " << block << " n " << n
+                       << ": got " << c.check.got << ", expected " << c.check.reference.sum);
         CHECK(c.check.verified);
         CHECK(c.check.got == c.check.reference.sum);
       }
@@ -75,8 +75,7 @@ inline void check_back_to_back(Device& device, std::uint64_t n, unsigned calls) 
     device.download(got.data(), out.get(), calls * sizeof(float));
     const std::set<float> distinct(got.begin(), got.end());
     INFO("lesson " << r.lesson << " " << r.variant << " n " << n << ": " << distinct.size()
-                      << " distinct results, the first " << got.front() << ", expected "
-                      << expected);
+                   << " distinct results, the first " << got.front() << ", expected " << expected);
     CHECK(distinct.size() == 1);
     CHECK(got.front() == expected);  // integer data: exact
   }

@@ -12,7 +12,8 @@ TEST_CASE("lessons 13 and 14 are exact around every block and cluster edge on th
   test::check_cluster_edges(gpu(), {32, 256, 1024});
 }
 
-TEST_CASE("lessons 13 and 14's plans give the same bits every run on the GPU", "[gpu][lessons][hopper]") {
+TEST_CASE("lessons 13 and 14's plans give the same bits every run on the GPU",
+          "[gpu][lessons][hopper]") {
   for (const std::uint64_t n : {(std::uint64_t{1} << 20) + 7, (std::uint64_t{1} << 24) + 3}) {
     RunOptions o;
     Session session(gpu(), o);

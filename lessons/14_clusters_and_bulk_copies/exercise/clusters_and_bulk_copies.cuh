@@ -169,8 +169,9 @@ __global__ void __launch_bounds__(Block)
   using BlockReduce = cub::BlockReduce<float, Block, Algorithm>;
   __shared__ typename BlockReduce::TempStorage storage;
   const auto reduce = [&](float v) { return BlockReduce(storage).Sum(v); };
-  publish_and_finish<Block, NoTrace>(&cluster_tickets, reduce(vectorized_sum<Block, 4, NoTrace>(in, n)),
-                                     blockIdx.x, gridDim.x, partials, out, reduce);
+  publish_and_finish<Block, NoTrace>(&cluster_tickets,
+                                     reduce(vectorized_sum<Block, 4, NoTrace>(in, n)), blockIdx.x,
+                                     gridDim.x, partials, out, reduce);
 }
 #endif
 
