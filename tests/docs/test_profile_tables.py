@@ -318,7 +318,7 @@ class ProfileValue(Spans):
                 ({"lesson": "02", "n": "2^20", "counter": "grid"},
                  "more than one kernel record matches \\(2\\): say launch= \\(0, 1\\)"),
                 ({"lesson": "12", "n": "2^20", "launch": "0", "counter": "dram_pct_of_peak"},
-                 "lesson 15 at n=2\\^20, launch 0: ncu gave no value for dram_pct_of_peak"),
+                 "lesson 12 at n=2\\^20, launch 0: ncu gave no value for dram_pct_of_peak"),
                 ({"lesson": "12", "n": "2^20", "launch": "0", "counter": "top_stall"},
                  "ncu gave no value for any stall"),
                 ({"lesson": "12", "n": "2^20", "launch": "0", "counter": "limiter"},
@@ -450,9 +450,9 @@ class InMarkdown(Spans):
         with open(md, "w", encoding="utf-8") as f:
             f.write("Stalls: <!-- results: p/profile.json value=profile lesson=02 n=2^20 launch=0 "
                     "counter=stall:long_scoreboard digits=2 --><!-- end results -->; total "
-                    "<!-- results: p/timeline.json value=timeline lesson=15 n=2^20 field=total_us "
+                    "<!-- results: p/timeline.json value=timeline lesson=12 n=2^20 field=total_us "
                     "bare --><!-- end results --> us.\n\n"
-                    "<!-- results: p/profile.json table=profile lessons=15 "
+                    "<!-- results: p/profile.json table=profile lessons=12 "
                     "columns=\"kernel,grid x block\" -->\n<!-- end results -->\n")
         script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results_blocks.py")
         r = subprocess.run([sys.executable, script, self.root, "--write"], capture_output=True,

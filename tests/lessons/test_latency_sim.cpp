@@ -176,5 +176,6 @@ TEST_CASE("the ladder runs in its folders' order", "[sim][latency]") {
   for (const Plan& p : ladder_plans())
     if (p.backend == Backend::sim && (order.empty() || order.back() != p.lesson))
       order.push_back(p.lesson);
-  CHECK(order == std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14});  // 15: the GPU only
+  CHECK(order ==
+        std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14});  // 15: the GPU only
 }
