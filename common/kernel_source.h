@@ -5,5 +5,9 @@
 #include <string_view>
 
 namespace rl {
-inline constexpr std::string_view kernel_source = RL_KERNEL_SOURCE;
+// Internal linkage: RL_KERNEL_SOURCE differs from one lesson's objects to the next, and a program
+// such as the runner or the viewer links many of them (an inline variable would be one for all).
+namespace {
+constexpr std::string_view kernel_source = RL_KERNEL_SOURCE;
+}  // namespace
 }  // namespace rl

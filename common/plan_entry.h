@@ -12,11 +12,14 @@
 #include "common/occupancy.h"
 
 RL_NAMESPACE_BEGIN
+// Internal linkage for all three: each fills in this translation unit's own kernel_source, and a
+// program that links several lessons' plans would otherwise keep one lesson's for all of them.
+namespace {
 
 // A plan of this translation unit's kernels: `reduce` runs them with NoTrace, `reduce_traced` with
 // RecordTrace (null for library code, which records nothing).
-inline Plan lesson_plan(int lesson, std::string_view slug, std::string_view title,
-                        ReduceFunction reduce, ReduceFunction reduce_traced = nullptr) {
+Plan lesson_plan(int lesson, std::string_view slug, std::string_view title, ReduceFunction reduce,
+                 ReduceFunction reduce_traced = nullptr) {
   Plan p;
   p.lesson = lesson;
   p.slug = slug;
@@ -61,4 +64,5 @@ Plan persistent_plan(int lesson, std::string_view slug, std::string_view title,
   return p;
 }
 
+}  // namespace
 RL_NAMESPACE_END

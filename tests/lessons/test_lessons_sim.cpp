@@ -16,6 +16,19 @@ TEST_CASE("every lesson is registered for the simulator", "[sim][lessons]") {
   CHECK(lessons.front() == 1);
 }
 
+TEST_CASE("every plan names its own lesson's kernel file, though one program links them all",
+          "[sim][lessons]") {
+  // This suite links every lesson's plans, as the runner and the viewer do: each plan must still
+  // name the file its own objects compiled, not the one of whichever lesson the linker kept.
+  for (const Plan& p : ladder_plans()) {
+    const std::string folder = std::string("lessons/") + (p.lesson < 10 ? "0" : "") +
+                               std::to_string(p.lesson) + "_" + std::string(p.slug) + "/";
+    INFO("lesson " << p.lesson << " " << p.variant << " (" << to_string(p.backend)
+                   << "): " << p.source);
+    CHECK(std::string(p.source).find(folder) != std::string::npos);
+  }
+}
+
 TEST_CASE("each lesson reduces correctly on the simulator", "[sim][lessons]") {
   auto device = make_sim_device();
   const int lesson = GENERATE(from_range(test::lessons_on(Backend::sim)));

@@ -8,6 +8,9 @@
 //             [&racecheck=1][&compare=1]         "/variant" for a variant ("common_bugs/dropped_block")
 //   &timer=1    draws on a 60 Hz timer instead of the browser's animation frames (for a headless
 //               browser whose clock is virtual: --virtual-time-budget advances timers, not frames)
+//   &shot=1     once the run's trees are shown, prints the canvas as a PNG to the console:
+//               "reducelab-shot: " lines of base64, then "reducelab-shot-end" (a headless browser's
+//               own --screenshot needs a virtual clock, which this page's fibers never let settle)
 // What the page reports for a reader (a person, or tests/viewer/web_page_test.py) goes to the
 // console and into the page's log: "reducelab: ready after MS ms", and for each run
 // "reducelab-run: ..." (status, total, reference, times), "reducelab-line: ..." (the verdict or the
@@ -38,6 +41,8 @@ struct Page {
   std::unique_ptr<rl::viewer::App> app;
   std::optional<rl::viewer::RunRequest> pending;  // a run the query asked for
   bool timer = false;                             // ?timer=1
+  bool shot = false;                              // ?shot=1
+  long shot_frame = -1;  // the frame that prints the canvas: some frames after the run's report
   long frames = 0;
   double last = 0;
   int width = 0, height = 0;
@@ -79,6 +84,8 @@ std::string parse_arguments(int argc, char** argv, rl::viewer::AppOptions& opt) 
       page.timer = value == "1" || value == "on";
     } else if (name == "--compare") {
       r.with_solution = value == "1" || value == "on";
+    } else if (name == "--shot") {
+      page.shot = value == "1" || value == "on";
     } else {
       return "unknown setting " + name.substr(2);
     }
@@ -105,6 +112,20 @@ void report(const rl::viewer::RunRequest& r, const rl::viewer::RunOutcome& o) {
     std::printf("%s\n", line.str().c_str());
   }
   std::fflush(stdout);
+  // The trees open over the next frames (a trace a frame): the picture is taken after them.
+  if (page.shot) page.shot_frame = page.frames + 30;
+}
+
+// The canvas as a PNG, to the console in lines of base64. Called right after the frame is drawn,
+// in the same task: WebGL keeps the drawing buffer only until the page gives control back.
+void print_canvas() {
+  EM_ASM({
+    const url = Module['canvas'].toDataURL('image/png');
+    const data = url.substring(url.indexOf(',') + 1);
+    for (let i = 0; i < data.length; i += 4096)
+      console.log('reducelab-shot: ' + data.substr(i, 4096));
+    console.log('reducelab-shot-end');
+  });
 }
 
 void canvas_size(int& w, int& h) {
@@ -138,6 +159,10 @@ void frame() {
   glClearColor(0.094f, 0.094f, 0.118f, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (page.shot_frame >= 0 && page.frames >= page.shot_frame) {
+    print_canvas();
+    page.shot_frame = -1;
+  }
 
   if (++page.frames == 1) {
     std::printf("reducelab: ready after %.0f ms\n", emscripten_get_now());
