@@ -7,10 +7,22 @@
 #include <vector>
 
 #include "common/host/device.h"
+#include "common/sim/options.h"
 
 namespace rl {
 
 SimCost measure_sim_cost(const std::function<void(std::uint64_t elements)>& run) {
+  // The measurement is the estimate's work, not the run that was asked for: it reports no progress
+  // (on a busy machine it would print "still running" lines before the one-line refusal).
+  struct Quiet {
+    sim::Options saved = sim::options();
+    Quiet() {
+      sim::Options o = saved;
+      o.progress_every_s = 0;
+      sim::set_options(o);
+    }
+    ~Quiet() { sim::set_options(saved); }
+  } quiet;
   constexpr std::uint64_t small = std::uint64_t{1} << 15, large = std::uint64_t{1} << 17;
   const auto seconds = [&](std::uint64_t e) {
     const auto t0 = std::chrono::steady_clock::now();
