@@ -155,13 +155,19 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
     ImGui::EndTooltip();
   }
 
-  // Legend: click an entry to hide or show its series.
+  // Legend: click an entry to hide or show its series. Its entries close up (down to a text
+  // line each) to stay within the widget's height, and what still does not fit is clipped rather
+  // than drawn over what lies below the widget (the counter panel under the throughput plot).
   float ly = top;
   const float lx = right + 12.f;
+  const float h = ImGui::GetTextLineHeight();
+  const float room = origin.y + size.y - top;
+  const float step =
+      lines.empty() ? h + 4.f : std::clamp(room / static_cast<float>(lines.size()), h, h + 4.f);
+  dl->PushClipRect({lx, origin.y}, {origin.x + size.x, origin.y + size.y}, true);
   for (const auto& l : lines) {
     const bool off = hidden.count(l.label) > 0;
     const ImU32 col = off ? greyed(l.color) : l.color;
-    const float h = ImGui::GetTextLineHeight();
     if (l.dashed)
       dashed_line(dl, {lx, ly + h / 2}, {lx + 22, ly + h / 2}, col, 2.f);
     else
@@ -177,8 +183,9 @@ void LinePlot::draw(const char* id, ImVec2 size, const std::vector<PlotLine>& li
           hidden.insert(l.label);
       }
     }
-    ly += h + 4.f;
+    ly += step;
   }
+  dl->PopClipRect();
   ImGui::PopID();
 }
 
