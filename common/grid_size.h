@@ -65,6 +65,13 @@ inline std::uint64_t tree_depth(std::uint64_t n, std::uint64_t per_block) {
   return depth;
 }
 
+// Blocks the input can feed with `per_block` floats each (at least one): the single passes of lessons
+// 13 and 14 take no more than this many.
+inline unsigned useful_blocks(std::uint64_t n, std::uint64_t per_block) {
+  return static_cast<unsigned>(
+      std::min<std::uint64_t>(ceil_div(std::max<std::uint64_t>(n, 1), per_block), 1u << 30));
+}
+
 // The grid of lessons 07-12: as many blocks as the SMs hold at once of the kernel being
 // launched (`r`: kernel_resources, common/occupancy.h, which asks the occupancy API on the GPU),
 // but no more than the input can feed with `items_per_thread` elements per thread.

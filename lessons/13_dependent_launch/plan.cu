@@ -15,12 +15,6 @@ namespace {
 
 constexpr unsigned items_per_thread = 16;  // lesson 12's: each thread's share at least 4 float4s
 
-// Blocks the input can feed with `per_block` floats each (at least one).
-unsigned useful_blocks(std::uint64_t n, std::uint64_t per_block) {
-  return static_cast<unsigned>(
-      std::min<std::uint64_t>(ceil_div(std::max<std::uint64_t>(n, 1), per_block), 1u << 30));
-}
-
 // As many blocks of `kernel` as the GPU holds at once (the occupancy API), no more than the input
 // can feed with items_per_thread floats a thread.
 template <unsigned Block, class... Params>

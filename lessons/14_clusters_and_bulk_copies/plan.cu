@@ -19,12 +19,6 @@ constexpr unsigned largest_cluster = 16;
 // A cluster's first block receives one float from each of its blocks.
 constexpr std::size_t cluster_shared_bytes = largest_cluster * sizeof(float);
 
-// Blocks the input can feed with `per_block` floats each (at least one).
-unsigned useful_blocks(std::uint64_t n, std::uint64_t per_block) {
-  return static_cast<unsigned>(
-      std::min<std::uint64_t>(ceil_div(std::max<std::uint64_t>(n, 1), per_block), 1u << 30));
-}
-
 // Whole clusters, as many as the GPU holds at once (the occupancy calculator's count), no more
 // than the input can feed.
 template <unsigned Block, unsigned Cluster, class Trace>
