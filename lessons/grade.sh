@@ -148,10 +148,6 @@ grade_boxed() {
     hint="the full log is $log"
     return
   fi
-  if ! grep -q -- --grade-check <<<"$("$trusted/$name" --help 2>&1)"; then
-    grade_boxed_claimed "$name" "$log"
-    return
-  fi
   seed=$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')
   sandboxed "$root" "$build" "$box" "$box_submission" "$class_dir" "$time_limit" "$printed" -- \
     "$build/bin/$name" --grade --case-timeout "$timeout_s" ${backend:+--backend "$backend"} \
@@ -179,32 +175,6 @@ grade_boxed() {
   rm -f "$log.verdict" "$printed"
 }
 
-# grade_boxed_claimed NAME LOG: a lesson whose grader still runs in the submission's process (its
-# executable has no --grade-check yet: the lessons that grade their own way), run in the sandbox;
-# its own claim of a pass is UNVERIFIED.
-grade_boxed_claimed() {
-  local name=$1 log=$2 class printed=$logs/$name.printed claim
-  sandboxed "$root" "$build" "$box" "$box_submission" "$class_dir" "$time_limit" "$printed" -- \
-    "$build/bin/$name" --grade --case-timeout "$timeout_s" ${backend:+--backend "$backend"}
-  class=$(sandbox_class "$printed")
-  claim=$(sed -n 's/^result: //p' "$printed" | tail -1)
-  if [ -n "$class" ]; then
-    detail="[sandbox] $class"
-  elif [ "$claim" = PASSED ]; then
-    result=UNVERIFIED
-    detail="the submission's own process says PASSED: this lesson's verdict is not yet decided outside it (lessons/GRADING.md)"
-  elif [ "$claim" = SKIPPED ]; then
-    result=SKIPPED detail=$(grep -m1 "no .* version" "$printed")
-  else
-    detail="(the submission's own report) $(sed -n 's/^first failure: //p' "$printed" | tail -1)"
-  fi
-  hint="what it printed is in $log"
-  { echo "result: $result (this lesson's verdict comes from the submission's own process)"
-    [ -z "$class" ] || echo "the sandbox: $class"
-    echo "== what the submission printed =="; cat "$printed"; } >"$log"
-  rm -f "$printed"
-}
-
 # box_prepare DIR LABEL: the student's own copy of the trusted build ($box), configured for the
 # files in DIR inside the sandbox (CMake reads only their names, but a student's folder is theirs).
 box_prepare() {
@@ -216,7 +186,7 @@ box_prepare() {
   [ "$(id -u)" -ne 0 ] || chown -R 65534:65534 "$box"
   sandboxed "$root" "$build" "$box" "$box_submission" "$class_dir" "$time_limit" "$logs/configure.log" -- \
     cmake -S "$root" -B "$build" "-DREDUCELAB_SUBMISSION=$box_submission"
-  [ $sandbox_rc -eq 0 ] || die "cannot configure the student build in the sandbox (see $logs/configure.log)"
+  [ $sandbox_rc -eq 0 ] || die "cannot configure the student build in the sandbox${sandbox_refused:+ (the sandbox refused: $sandbox_refused)} (see $logs/configure.log)"
 }
 
 # The trusted build: the exercises' executables, built outside any sandbox from the course's own

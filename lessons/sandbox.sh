@@ -72,9 +72,13 @@ sandboxed() {
   for dev in /dev/nvidia*; do
     [ -e "$dev" ] && args+=(--dev-bind "$dev" "$dev")
   done
-  args+=(--setenv PATH "$sandbox_path" --setenv HOME "$build/home"
+  # A tool that is a Python script (pip's cmake and ninja are) would write its bytecode cache beside
+  # itself: the watch stops that as a write outside the folder, so Python is asked not to.
+  args+=(--setenv PATH "$sandbox_path" --setenv HOME "$build/home" --setenv PYTHONDONTWRITEBYTECODE 1
     --setenv TMPDIR "$build/tmp" --setenv CUDA_CACHE_DISABLE 1 --setenv LANG C.UTF-8 --chdir "$build")
   mkdir -p "$box/home" "$box/tmp"
+  # As root, made here for nobody (compilers write their temporary files to TMPDIR).
+  [ "$(id -u)" -ne 0 ] || chown 65534:65534 "$box/home" "$box/tmp"
   local drop=()
   if [ "$(id -u)" -eq 0 ]; then
     drop=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all)

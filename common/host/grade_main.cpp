@@ -19,6 +19,7 @@
 #include "common/host/sim_bridge.h"
 #include "common/host/table.h"
 #include "common/host/watchdog.h"
+#include "common/input_value.h"
 
 namespace rl {
 namespace {
@@ -55,6 +56,20 @@ unsigned hint_for(int number, BugClass bug) {
   std::stringstream text;
   text << in.rdbuf();
   return std::max(1u, matching_hint(text.str(), bug_tag(bug), bug_keywords(bug)));
+}
+
+// The verdict's lines (grade_main.h): the result, and for a failure its class, the case and the
+// hint that matches the class.
+void print_verdict(std::ostream& out, const std::string& program_path, int number,
+                   const std::string& result, BugClass bug, const std::string& failure) {
+  out << "result: " << result << '\n';
+  if (result != "FAILED") return;
+  const unsigned hint = hint_for(number, bug);
+  out << "bug class: " << to_string(bug) << " (" << bug_meaning(bug) << ")\n";
+  out << "first failure: " << failure << '\n';
+  out << "hint: " << program_path << " --hint " << hint
+      << "   (the one for this class of bug; all of them, "
+      << "from a nudge to nearly the answer: " << hints_path(number) << ")\n";
 }
 
 // A failure, as the child tells the parent: its class, then the line.
@@ -152,10 +167,13 @@ int check_recorded(std::ostream& out, const std::string& program_path, int numbe
                                  [&](const std::string& c) { last_case = c; });
       if (!g.passed) {
         failure = g.failure, bug = g.bug;
-      } else if (extras.target && rec.target != "ok") {
+      } else if (extras.target && !rec.target) {
         bug = BugClass::too_slow;
-        failure = rec.target && rec.target->size() > 5 ? rec.target->substr(5)
-                                                       : "the speed target was never measured";
+        failure = "the speed target was never measured";
+      } else if (const auto why = extras.target ? extras.target_judge(*rec.target, *device, options)
+                                                : std::nullopt) {
+        bug = BugClass::too_slow;
+        failure = *why;
       } else {
         result = "PASSED", code = exit_ok;
         out << "all " << g.cases_run + (extras.target ? 1 : 0) << " cases right\n";
@@ -171,15 +189,7 @@ int check_recorded(std::ostream& out, const std::string& program_path, int numbe
       }
     }
   }
-  out << "result: " << result << '\n';
-  if (code == exit_failed) {
-    const unsigned hint = hint_for(number, bug);
-    out << "bug class: " << to_string(bug) << " (" << bug_meaning(bug) << ")\n";
-    out << "first failure: " << failure << '\n';
-    out << "hint: " << program_path << " --hint " << hint
-        << "   (the one for this class of bug; all of them, "
-        << "from a nudge to nearly the answer: " << hints_path(number) << ")\n";
-  }
+  print_verdict(out, program_path, number, result, bug, failure);
   return code;
 }
 
@@ -222,12 +232,12 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
           return exit_failed;
         }
         if (extras.target) {
-          if (const auto why = extras.target(*device, options, progress)) {
-            if (fd >= 0) record.say("target fail " + *why);
+          const std::string figures = extras.target(*device, options, progress);
+          if (fd >= 0) record.say("target " + figures);
+          if (const auto why = extras.target_judge(figures, *device, options)) {
             report_failure(reporter, BugClass::too_slow, *why);
             return exit_failed;
           }
-          if (fd >= 0) record.say("target ok");
         }
         reporter.say("pass " + std::to_string(g.cases_run + (extras.target ? 1 : 0)) + " cases");
         return exit_ok;
@@ -288,15 +298,7 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
              : "exited with code " + std::to_string(run.code)) +
         " without a verdict";
   }
-  out << "result: " << result << '\n';
-  if (code == exit_failed) {
-    const unsigned hint = hint_for(number, bug);
-    out << "bug class: " << to_string(bug) << " (" << bug_meaning(bug) << ")\n";
-    out << "first failure: " << failure << '\n';
-    out << "hint: " << program_path << " --hint " << hint
-        << "   (the one for this class of bug; all of them, "
-        << "from a nudge to nearly the answer: " << hints_path(number) << ")\n";
-  }
+  print_verdict(out, program_path, number, result, bug, failure);
   return code;
 }
 
@@ -306,15 +308,135 @@ bool print_hint_if_asked(const RunOptions& o, int number) {
   return true;
 }
 
+std::uint64_t graded_seed(std::uint64_t case_seed, std::uint64_t grade_seed) {
+  return grade_seed == 0 ? case_seed : formula::mix64(case_seed ^ formula::mix64(grade_seed));
+}
+
+namespace {
+
+// The passes a lesson's own cases run in: 0 lane order, then on the simulator 1 reverse and 2
+// shuffled (the rerun cases only).
+constexpr const char* pass_order[] = {"lane", "reverse", "shuffled"};
+
+// Why a rerun case fails in pass `pass` (1 or 2): wrong there (`why`), or right but other bits.
+std::pair<BugClass, std::string> rerun_failure(int pass, const std::optional<std::string>& why,
+                                               const std::string& what) {
+  const std::string order = pass_order[pass];
+  const std::string line =
+      why ? "right in lane order, wrong when the threads run in " + order +
+                " order: a race (a read that no barrier orders after the write it needs). " + *why
+          : "right, but the bits change when the threads run in " + order +
+                " order: the partials must meet in a fixed order, not in the order they arrive. " +
+                what;
+  const BugClass bug = classify_failure_line(line);
+  const bool wrong = bug == BugClass::lost_input || bug == BugClass::never_written;
+  return {wrong ? BugClass::thread_order : bug, line};
+}
+
+// The trusted side of a lesson with its own cases: judges the outputs recorded in
+// options.grade_check, case by case, with this build's own inputs and references.
+int check_runs(std::ostream& out, const std::string& program_path, int number,
+               const std::string& slug, const RunOptions& options,
+               const std::function<std::optional<std::vector<GradedRun>>(Device&)>& cases) {
+  out << "checking lesson " << (number < 10 ? "0" : "") << number << " " << slug
+      << ": the submission's outputs in " << options.grade_check
+      << " against this grader's own inputs (seed " << options.grade_seed << ") and references\n";
+  std::ostringstream banner;
+  auto device = open_device(options, banner);
+  out << banner.str().substr(0, banner.str().find('\n')) << '\n';
+  const Backend backend = device->backend();
+  // every case's outputs in hex: a few megabytes at most
+  const Recorded rec = read_recorded(options.grade_check, std::size_t{64} << 20);
+  const auto runs = cases(*device);
+  std::string result = "FAILED", failure, last_case;
+  BugClass bug = BugClass::crash;
+  int code = exit_failed;
+  if (!runs) {
+    result = "SKIPPED", code = exit_skipped;
+    out << "this build has no " << to_string(backend) << " version to grade\n";
+  } else if (!rec.malformed.empty()) {
+    failure =
+        "the outputs the submission handed back are not in the grader's format: " + rec.malformed;
+  } else if (rec.backend.empty() && rec.cases.empty()) {
+    failure = "the submission handed back no outputs (" +
+              (rec.end.empty() ? std::string("it stopped before its first case") : ending(rec)) +
+              ")";
+  } else if (rec.backend != std::string(to_string(backend))) {
+    failure = "the submission ran on the " + rec.backend + " backend; this grade is on the " +
+              std::string(to_string(backend));
+  } else {
+    std::size_t next = 0;
+    const auto take = [&](int pass, std::size_t i) -> const RecordedCase& {
+      if (next >= rec.cases.size()) throw NoRecord{ending(rec)};
+      const RecordedCase& got = rec.cases[next++];
+      if (got.pass != pass || got.index != i || !(got.error || got.raw_given))
+        throw NoRecord{"the submission handed back case " + std::to_string(got.index) +
+                       " of pass " + std::to_string(got.pass) + " where case " + std::to_string(i) +
+                       " of pass " + std::to_string(pass) + " belongs"};
+      return got;
+    };
+    try {
+      std::vector<std::vector<unsigned char>> first(runs->size());
+      for (std::size_t i = 0; i < runs->size() && failure.empty(); ++i) {
+        const GradedRun& r = (*runs)[i];
+        last_case = r.what;
+        const RecordedCase& got = take(0, i);
+        std::optional<std::string> why =
+            got.error ? std::optional<std::string>(got.message) : r.judge(got.raw);
+        if (why) {
+          failure = r.what + ": " + *why;
+          bug = got.error ? classify_kernel_error(got.message) : classify_failure_line(failure);
+          if (got.error && bug == BugClass::crash) bug = classify_failure_line(failure);
+        }
+        first[i] = got.raw;
+      }
+      for (int pass = 1; pass <= 2 && failure.empty() && backend == Backend::sim; ++pass)
+        for (std::size_t i = 0; i < runs->size() && failure.empty(); ++i) {
+          const GradedRun& r = (*runs)[i];
+          if (!r.rerun) continue;
+          last_case = r.what;
+          const RecordedCase& got = take(pass, i);
+          std::optional<std::string> why =
+              got.error ? std::optional<std::string>(got.message) : r.judge(got.raw);
+          if (why) why = r.what + ": " + *why;
+          if (why || got.raw != first[i]) std::tie(bug, failure) = rerun_failure(pass, why, r.what);
+        }
+      if (failure.empty()) {
+        result = "PASSED", code = exit_ok;
+        out << "all " << next << " cases right\n";
+      }
+    } catch (const NoRecord& missing) {
+      if (missing.why == "silent") {
+        bug = BugClass::hang;
+        failure = last_case + ": no progress for " + general(options.case_timeout_s, 3) +
+                  " s, so the grader stopped it: the kernel hangs (a loop whose condition never "
+                  "changes, or threads waiting for others that never come)";
+      } else {
+        failure = last_case + ": " + missing.why;
+      }
+    }
+  }
+  print_verdict(out, program_path, number, result, bug, failure);
+  return code;
+}
+
+}  // namespace
+
 int grade_runs(std::ostream& out, const std::string& program_path, int number,
                const std::string& slug, const std::string& source, const RunOptions& options,
                const std::function<std::optional<std::vector<GradedRun>>(Device&)>& cases) {
+  if (!options.grade_check.empty())
+    return check_runs(out, program_path, number, slug, options, cases);
+  // In the sandbox: every case's raw outputs go to the trusted grader too (grade_record.h).
+  const int fd = options.grade_outputs_fd;
+  const Reporter record(fd);
   return grade_in_child(
       out, program_path, number, slug, source, options.case_timeout_s,
       [&](const Reporter& reporter) {
         std::ostringstream banner;
         auto device = open_device(options, banner);
         reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
+        if (fd >= 0) record.say("backend " + std::string(to_string(device->backend())));
         const auto runs = cases(*device);
         if (!runs) {
           reporter.say("skip this build has no " + std::string(to_string(device->backend())) +
@@ -322,21 +444,26 @@ int grade_runs(std::ostream& out, const std::string& program_path, int number,
           return exit_skipped;
         }
         std::size_t count = 0;
-        const auto attempt = [&](const GradedRun& r,
+        // One case in pass `pass`: its outputs (handed back where in the sandbox), then its check.
+        const auto attempt = [&](int pass, std::size_t i,
                                  std::vector<unsigned char>& bytes) -> std::optional<std::string> {
+          const GradedRun& r = (*runs)[i];
           reporter.say("case " + r.what);
           ++count;
           try {
-            if (auto why = r.run(bytes)) return r.what + ": " + *why;
-            // the simulator's report: which barrier, block and thread
+            r.produce(bytes);
           } catch (const std::exception& e) {
+            // the simulator's report: which barrier, block and thread
+            if (fd >= 0) record.say(recorded_error(pass, 0, i, e.what()));
             return r.what + ": " + e.what();
           }
+          if (fd >= 0) record.say(recorded_bytes(pass, i, bytes));
+          if (auto why = r.judge(bytes)) return r.what + ": " + *why;
           return std::nullopt;
         };
         std::vector<std::vector<unsigned char>> first(runs->size());
         for (std::size_t i = 0; i < runs->size(); ++i)
-          if (auto why = attempt((*runs)[i], first[i])) {
+          if (auto why = attempt(0, i, first[i])) {
             report_failure(reporter, classify_failure_line(*why), *why);
             return exit_failed;
           }
@@ -345,29 +472,18 @@ int grade_runs(std::ostream& out, const std::string& program_path, int number,
           // resumed in other orders expose a race, and the bytes must not move (the lessons'
           // results are deterministic: their partials meet in a fixed order, never in the order
           // they arrive).
-          for (const SimSchedule s : {SimSchedule::reverse_lanes, SimSchedule::shuffled}) {
+          for (int pass = 1; pass <= 2; ++pass) {
             RunOptions o = options;
-            o.schedule = s;
+            o.schedule = pass == 1 ? SimSchedule::reverse_lanes : SimSchedule::shuffled;
             apply_simulator_options(o);
-            const std::string order = s == SimSchedule::shuffled ? "shuffled" : "reverse";
             for (std::size_t i = 0; i < runs->size(); ++i) {
               if (!(*runs)[i].rerun) continue;
               std::vector<unsigned char> again;
-              std::optional<std::string> why = attempt((*runs)[i], again);
-              if (why) {
-                why = "right in lane order, wrong when the threads run in " + order +
-                      " order: a race (a read that no barrier orders after the write it needs). " +
-                      *why;
-              } else if (again != first[i]) {
-                why = "right, but the bits change when the threads run in " + order +
-                      " order: the partials must meet in " +
-                      "a fixed order, not in the order they arrive. " + (*runs)[i].what;
-              }
-              if (why) {
+              const std::optional<std::string> why = attempt(pass, i, again);
+              if (why || again != first[i]) {
                 apply_simulator_options(options);
-                const BugClass bug = classify_failure_line(*why);
-                const bool wrong = bug == BugClass::lost_input || bug == BugClass::never_written;
-                report_failure(reporter, wrong ? BugClass::thread_order : bug, *why);
+                const auto [bug, line] = rerun_failure(pass, why, (*runs)[i].what);
+                report_failure(reporter, bug, line);
                 return exit_failed;
               }
             }
@@ -376,7 +492,8 @@ int grade_runs(std::ostream& out, const std::string& program_path, int number,
         }
         reporter.say("pass " + std::to_string(count) + " cases");
         return exit_ok;
-      });
+      },
+      fd >= 0 ? &record : nullptr);
 }
 
 }  // namespace rl

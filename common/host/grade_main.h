@@ -6,6 +6,7 @@
 //   (FAILED only; common/host/grading.h BugClass) first failure: <the case and what went wrong>
 //   (FAILED only) hint: <program> --hint K   (...)                         (FAILED only: the hint
 //   that matches the class)
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -49,23 +50,34 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
 // stops).
 bool print_hint_if_asked(const RunOptions& o, int number);
 
-// One graded case of a lesson with its own API (lessons 18-20: an operator on a type over a shape
-// or a layout, or a property of a plan). `run` reduces it and returns why it fails, in one line, or
-// nullopt; it leaves the outputs' bytes in its argument. `rerun`: small enough to run again on the
-// simulator with the threads of each block in other orders, where the bytes must come out the same.
+// One graded case of a lesson with its own API (lessons 17-21: an operator on a type over a shape
+// or a layout, a property of a plan, a sum over several GPUs). `produce` runs the kernel (in the
+// submission's process) and leaves its raw outputs in its argument; a kernel error throws.
+// `judge` says why such outputs are wrong, in one line, or nullopt: it draws the case's input again
+// and computes its own reference, so the trusted grader runs it on the outputs a sandboxed
+// submission handed back (grade_record.h's "bytes" lines) without running any of its code.
+// `rerun`: small enough to run again on the simulator with the threads of each block in other
+// orders, where the bytes must come out the same.
 struct GradedRun {
   std::string what;
   bool rerun = false;
-  std::function<std::optional<std::string>(std::vector<unsigned char>& bytes)> run;
+  std::function<void(std::vector<unsigned char>& bytes)> produce;
+  std::function<std::optional<std::string>(const std::vector<unsigned char>& bytes)> judge;
 };
 
-// The grade of such a lesson, in a watched child (grade_in_child): opens the device, asks `cases`
-// for the lesson's cases on it (nullopt: this build has no version for that backend, a skip), runs
-// them in order, stopping at the first failure (kernel errors the simulator throws become the
+// The grade of such a lesson: opens the device, asks `cases` for the lesson's cases on it (nullopt:
+// this build has no version for that backend, a skip), runs them in order in a watched child
+// (grade_in_child), stopping at the first failure (kernel errors the simulator throws become the
 // failure line), and on the simulator runs the rerun cases again in reverse and shuffled lane
-// order.
+// order. With options.grade_outputs_fd, each case's outputs also go to that descriptor; with
+// options.grade_check, no kernel runs: the outputs recorded in that file are judged, and the
+// reruns compared, here. `cases` must draw its inputs from options.grade_seed (graded_seed).
 int grade_runs(std::ostream& out, const std::string& program_path, int number,
                const std::string& slug, const std::string& source, const RunOptions& options,
                const std::function<std::optional<std::vector<GradedRun>>(Device&)>& cases);
+
+// A case's own seed mixed with --grade-seed (unchanged where it is 0: the fixed cases of a plain
+// --grade), so that a submission graded in the sandbox cannot know its inputs in advance.
+std::uint64_t graded_seed(std::uint64_t case_seed, std::uint64_t grade_seed);
 
 }  // namespace rl

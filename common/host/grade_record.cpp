@@ -20,6 +20,15 @@ std::string recorded_error(int pass, std::size_t plan, std::size_t index, const 
          std::to_string(index) + " " + what;
 }
 
+std::string recorded_bytes(int pass, std::size_t index, const std::vector<unsigned char>& raw) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string line = "bytes " + std::to_string(pass) + " " + std::to_string(index) + " ";
+  line.reserve(line.size() + 2 * raw.size());
+  for (const unsigned char b : raw) line += digits[b >> 4], line += digits[b & 15];
+  if (raw.empty()) line += '-';  // no outputs (an empty reduction's), said as such
+  return line;
+}
+
 namespace {
 
 // A whole number of at most `max`, all of the word: nullopt otherwise.
@@ -48,6 +57,25 @@ bool parse_case(std::istringstream& in, bool error, RecordedCase& c) {
   const auto bits = number(rest, 0xffffffffULL, 16);
   if (!bits) return false;
   c.bits = static_cast<std::uint32_t>(*bits);
+  return true;
+}
+
+// "bytes" PASS CASE HEX; false when out of format.
+bool parse_bytes(std::istringstream& in, RecordedCase& c) {
+  std::string pass, index, hex;
+  if (!(in >> pass >> index >> hex)) return false;
+  const auto p = number(pass, 2), i = number(index, 100000);
+  std::string more;
+  if (!p || !i || (in >> more)) return false;
+  c.pass = static_cast<int>(*p), c.plan = 0, c.index = *i, c.raw_given = true;
+  if (hex == "-") return true;
+  if (hex.size() % 2) return false;
+  c.raw.reserve(hex.size() / 2);
+  for (std::size_t k = 0; k < hex.size(); k += 2) {
+    const auto byte = number(hex.substr(k, 2), 0xff, 16);
+    if (!byte) return false;
+    c.raw.push_back(static_cast<unsigned char>(*byte));
+  }
   return true;
 }
 
@@ -101,11 +129,19 @@ Recorded read_recorded(const std::string& path, std::size_t max_bytes) {
       r.cases.push_back(c);
       continue;
     }
+    if (word == "bytes") {
+      RecordedCase c;
+      if (!parse_bytes(in, c)) {
+        bad("is not 'bytes PASS CASE HEX'");
+        return r;
+      }
+      r.cases.push_back(std::move(c));
+      continue;
+    }
     std::getline(in >> std::ws, rest);
     if (word == "backend" && r.backend.empty() && (rest == "sim" || rest == "gpu")) {
       r.backend = rest;
-    } else if (word == "target" && !r.target &&
-               (rest == "ok" || (rest.rfind("fail ", 0) == 0 && rest.size() > 5))) {
+    } else if (word == "target" && !r.target && !rest.empty() && rest.size() <= 200) {
       r.target = rest;
     } else if (word == "end" && parse_end(rest)) {
       r.end = rest;

@@ -9,7 +9,11 @@
 //   out PASS PLAN CASE BITS     the result of case CASE of plan PLAN in pass PASS (0 lane order,
 //                               1 reverse, 2 shuffled), BITS its float's 8 hex digits
 //   error PASS PLAN CASE TEXT   the kernel's error on that case (the simulator's report)
-//   target ok | target fail WHY the lesson's speed target (lesson 11)
+//   bytes PASS CASE HEX         the raw outputs of case CASE of a lesson with its own cases
+//                               (grade_runs: lessons 17-21), as the kernel left them, in hex
+//   target FIGURES              what the lesson's speed target is judged from (lesson 11: its
+//                               kernel's loads in flight and occupancy, and on a GPU its speed,
+//                               the ceiling's and its total), never a verdict
 //   end exit N | end signal N | end silent   how the submission's run of the cases ended
 #include <cstddef>
 #include <cstdint>
@@ -24,13 +28,15 @@ struct RecordedCase {
   std::size_t plan = 0, index = 0;
   bool error = false;
   std::uint32_t bits = 0;  // the float's bits, where not an error
-  std::string message;     // the error, where one
+  bool raw_given = false;  // a "bytes" line: the outputs are in `raw`
+  std::vector<unsigned char> raw;
+  std::string message;  // the error, where one
 };
 
 struct Recorded {
   std::string backend;
   std::vector<RecordedCase> cases;
-  std::optional<std::string> target;  // "ok", or "fail WHY"
+  std::optional<std::string> target;  // the target's figures, as handed back
   std::string end;                    // "exit N", "signal N", "silent"; empty: no end line
   std::string malformed;              // the first line out of format ("line 3: ..."), if any
 };
@@ -38,6 +44,7 @@ struct Recorded {
 // The lines, one each.
 std::string recorded_out(int pass, std::size_t plan, std::size_t index, float got);
 std::string recorded_error(int pass, std::size_t plan, std::size_t index, const std::string& what);
+std::string recorded_bytes(int pass, std::size_t index, const std::vector<unsigned char>& raw);
 
 // Reads at most `max_bytes` of the file (more is malformed: a run hands back a few kilobytes).
 // A missing or unreadable file is a Recorded with nothing in it and `end` empty.

@@ -34,12 +34,18 @@ struct LessonExtras {
   std::function<void(Session& session, const std::vector<CaseResult>& runs,
                      const Baseline* baseline, std::ostream& out, nlohmann::json& record)>
       report;
-  // --grade, once every correctness case has passed: why the lesson's own kernel misses the
-  // lesson's target, in one line, or nullopt. `progress` is told each step before it runs (the
-  // grader's watchdog takes it as a sign of life).
-  std::function<std::optional<std::string>(Device& device, const RunOptions& options,
-                                           const std::function<void(const std::string&)>& progress)>
+  // --grade, once every correctness case has passed: the lesson's speed target in two halves.
+  // `target` measures, in the submission's process, the figures the target is judged from, as one
+  // line of words (`progress` is told each step before it runs: the grader's watchdog takes it as
+  // a sign of life); in the sandbox they are handed back as they are (grade_record.h's "target"
+  // line). `target_judge`, in the trusted grader too, says why those figures miss the target, in
+  // one line, or nullopt; it may run nothing but host code.
+  std::function<std::string(Device& device, const RunOptions& options,
+                            const std::function<void(const std::string&)>& progress)>
       target;
+  std::function<std::optional<std::string>(const std::string& figures, Device& device,
+                                           const RunOptions& options)>
+      target_judge;
 };
 
 // Lesson `Lesson`'s plans on every backend this build has, the GPU's first.

@@ -78,16 +78,20 @@ std::vector<unsigned char> run_matrix_raw(Device& d, Axis axis, const MatrixKern
   return host;
 }
 
-std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const MatrixKernels& k,
-                                               const MatrixCase& c, ReduceOp op,
-                                               std::vector<unsigned char>* bytes) {
+std::vector<unsigned char> matrix_case_outputs(Device& d, Axis axis, const MatrixKernels& k,
+                                               const MatrixCase& c, ReduceOp op) {
   const std::vector<std::byte> host = matrix_input(axis, c.type, c.m, c.n, c.seed);
   const std::size_t width = dtype_bytes(c.type);
   DeviceBuffer buffer(d, host.size() + 16 + c.offset * width);  // allocations are 256-byte aligned
   std::byte* at = buffer.get<std::byte>() + c.offset * width;
   if (!host.empty()) d.upload(at, host.data(), host.size());
+  return run_matrix_raw(d, axis, k, op, c.type, at, c.m, c.n);
+}
 
-  std::vector<unsigned char> raw = run_matrix_raw(d, axis, k, op, c.type, at, c.m, c.n);
+std::optional<std::string> matrix_outputs_failure(Axis axis, const MatrixKernels& k,
+                                                  const MatrixCase& c, ReduceOp op,
+                                                  const DeviceShape& shape,
+                                                  const std::vector<unsigned char>& raw) {
   const std::uint64_t outputs = axis == Axis::rows ? c.m : c.n;
   const std::size_t one = reduce_output_bytes(op, c.type);
   const std::string line = axis == Axis::rows ? "row" : "column";
@@ -96,7 +100,8 @@ std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const Matri
            std::to_string(outputs) + " " + line + "s";
   // nothing to check (and no plan: the kernels launch nothing)
   if (outputs == 0) return std::nullopt;
-  const std::uint64_t depth = k.depth(op, c.type, c.m, c.n, d.shape());
+  const std::vector<std::byte> host = matrix_input(axis, c.type, c.m, c.n, c.seed);
+  const std::uint64_t depth = k.depth(op, c.type, c.m, c.n, shape);
   std::vector<std::byte> gather;
   const WrongOutputs wrong = wrong_outputs(
       op, c.type, raw,
@@ -104,13 +109,21 @@ std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const Matri
         return matrix_reference(axis, op, c.type, host.data(), c.m, c.n, i, depth, gather);
       },
       line);
-  if (bytes) *bytes = std::move(raw);
   if (wrong.count == 0) return std::nullopt;
   return wrong.first + " (" + std::to_string(wrong.count) + " of " + std::to_string(outputs) + " " +
          line + "s wrong; " +
          (c.offset ? "plan for aligned rows, but these are not, so the loads are single elements: "
                    : "plan: ") +
-         k.plan(op, c.type, c.m, c.n, d.shape()) + ")";
+         k.plan(op, c.type, c.m, c.n, shape) + ")";
+}
+
+std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const MatrixKernels& k,
+                                               const MatrixCase& c, ReduceOp op,
+                                               std::vector<unsigned char>* bytes) {
+  std::vector<unsigned char> raw = matrix_case_outputs(d, axis, k, c, op);
+  auto why = matrix_outputs_failure(axis, k, c, op, d.shape(), raw);
+  if (bytes) *bytes = std::move(raw);
+  return why;
 }
 
 }  // namespace rl

@@ -76,8 +76,19 @@ std::string describe(Axis axis, const MatrixCase& c, ReduceOp op);
 std::vector<std::byte> matrix_input(Axis axis, DType t, std::uint64_t m, std::uint64_t n,
                                     std::uint64_t seed);
 
+// Case c with operator op through kernels k on d: its outputs as the kernel wrote them.
+std::vector<unsigned char> matrix_case_outputs(Device& d, Axis axis, const MatrixKernels& k,
+                                               const MatrixCase& c, ReduceOp op);
+// Why `raw` (case c's outputs) is wrong, in one line, or nullopt: every output against the CPU
+// reference of the case's input, drawn again here (the trusted grader's check; `k` gives the
+// tolerance's depth and the plan in words, `shape` the device's).
+std::optional<std::string> matrix_outputs_failure(Axis axis, const MatrixKernels& k,
+                                                  const MatrixCase& c, ReduceOp op,
+                                                  const DeviceShape& shape,
+                                                  const std::vector<unsigned char>& raw);
+
 // Runs case c with operator op through kernels k on d and checks every output against the CPU
-// reference. Returns why it fails, in one line (the first wrong output, how many are wrong, the
+// reference (the two above). Returns why it fails, in one line (the first wrong output, how many are wrong, the
 // plan), or nullopt when every output is right; `bytes` (when given) receives the outputs as the
 // kernel wrote them.
 std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const MatrixKernels& k,

@@ -72,13 +72,19 @@ int grade(const std::string& program_path, const RunOptions& o, const MatrixLess
         const MatrixKernels* kernels = lesson.kernels(d.backend());
         if (!kernels) return std::nullopt;
         std::vector<GradedRun> runs;
-        for (const MatrixCase& c : lesson.graded_cases())
+        for (MatrixCase c : lesson.graded_cases()) {
+          c.seed = graded_seed(c.seed, o.grade_seed);
           for (const ReduceOp op : c.ops)
             runs.push_back(
                 {describe(lesson.axis, c, op), c.m * c.n <= rerun_elements,
                  [&d, axis = lesson.axis, kernels, c, op](std::vector<unsigned char>& bytes) {
-                   return matrix_case_failure(d, axis, *kernels, c, op, &bytes);
+                   bytes = matrix_case_outputs(d, axis, *kernels, c, op);
+                 },
+                 [shape = d.shape(), axis = lesson.axis, kernels, c,
+                  op](const std::vector<unsigned char>& bytes) {
+                   return matrix_outputs_failure(axis, *kernels, c, op, shape, bytes);
                  }});
+        }
         return runs;
       });
 }
@@ -129,7 +135,7 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
   app.add_option("--baseline", baseline_path,
                  "torch timings (tests/device/torch_baselines.py) for the x torch column");
   RunOptionSet set{opt_reps | opt_seed | opt_json | opt_check_only | opt_backend | opt_sim |
-                   opt_grade};
+                   opt_grade | opt_grade_record};
   set.gpu_reps = 30;
   set.json_help = "write the table to this file (schema reducelab.matrix)";
   const RunOptionParser shared(app, set);

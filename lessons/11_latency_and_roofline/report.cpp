@@ -6,13 +6,23 @@
 #include "lessons/11_latency_and_roofline/report.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iomanip>
 #include <iostream>
+#include <map>
+#include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "common/host/grade_main.h"
+#include "common/host/input.h"
 #include "common/host/launch_observer.h"
+#include "common/host/reference.h"
 #include "common/host/results.h"
 #include "common/host/session.h"
 #include "common/host/table.h"
@@ -275,40 +285,97 @@ void report(Session& session, const std::vector<CaseResult>& runs, const Baselin
   record["roofline"] = roof;
 }
 
-// --grade's target, once every correctness case has passed.
-std::optional<std::string> target(Device& device, const RunOptions& options,
-                                  const std::function<void(const std::string&)>& progress) {
-  const Plans mine = gpu_and_sim_plans<11>();
+// The lesson's own plan on the device's backend.
+const Plan& own_plan(Backend backend) {
+  static const Plans mine = gpu_and_sim_plans<11>();
   const auto own = std::find_if(mine.begin(), mine.end(), [&](const Plan& p) {
-    return p.backend == device.backend() && p.variant.empty();
+    return p.backend == backend && p.variant.empty();
   });
   if (own == mine.end()) throw std::runtime_error("lesson 11 has no kernel of its own here");
-  const unsigned block = block_for(*own, options.block, options.block_given);
-  const std::string loads = std::to_string(own->loads_in_flight) + " load" +
-                            (own->loads_in_flight == 1 ? "" : "s") + " of " +
-                            std::to_string(own->load_bytes) + " bytes in flight a thread";
+  return *own;
+}
+
+// --grade's target, once every correctness case has passed: the figures it is judged from (see
+// judge_target), "loads L bytes B block K blocks_per_sm P registers R", and on a GPU "gbps G
+// ceiling_gbps C total BITS" after them.
+std::string target(Device& device, const RunOptions& options,
+                   const std::function<void(const std::string&)>& progress) {
+  const Plan& own = own_plan(device.backend());
+  const unsigned block = block_for(own, options.block, options.block_given);
+  const KernelResources k = own.resources(block, device.shape());
+  std::ostringstream figures;
+  figures << "loads " << own.loads_in_flight << " bytes " << own.load_bytes << " block " << block
+          << " blocks_per_sm " << k.blocks_per_sm << " registers " << k.registers;
   if (device.backend() == Backend::sim) {
-    progress("the bytes in flight of " + loads + ", by Little's law");
-    return simulated_target(*own, block, device.shape());
+    progress("the bytes in flight of the kernel's loads, by Little's law");
+    return figures.str();
   }
-  progress("speed at n=2^26 block=" + std::to_string(block) + ": " + loads);
+  progress("speed at n=2^26 block=" + std::to_string(block));
   RunOptions o = options;
-  o.seed = 1;
+  o.seed = graded_seed(1, options.grade_seed);
   o.distribution = Distribution::uniform;
   Session session(device, o);
   session.prepare(target_n);
   const Baseline& b = session.baseline();
-  const CaseResult r = session.run(*own, block, true);
-  if (!r.check.verified) return "n=2^26: a wrong total (" + general(r.check.got, 9) + ")";
-  const double fraction = r.gbps / b.ceiling->read_gbps;
+  const CaseResult r = session.run(own, block, true);
+  char bits[16];
+  std::snprintf(bits, sizeof bits, "%08x",
+                std::bit_cast<std::uint32_t>(static_cast<float>(r.check.got)));
+  figures << " gbps " << std::setprecision(9) << r.gbps << " ceiling_gbps " << b.ceiling->read_gbps
+          << " total " << bits;
+  return figures.str();
+}
+
+// The trusted side: why the figures miss the target, or nullopt. On the simulator Little's law
+// decides from the loads in flight; on a GPU the speed against the ceiling, once the total for that
+// run's input (drawn again here) is right.
+std::optional<std::string> judge_target(const std::string& figures, Device& device,
+                                        const RunOptions& options) {
+  std::map<std::string, std::string> f;
+  std::istringstream in(figures);
+  for (std::string key, value; in >> key >> value;) f[key] = value;
+  const auto number = [&](const char* key) -> std::optional<double> {
+    const auto at = f.find(key);
+    if (at == f.end()) return std::nullopt;
+    char* end = nullptr;
+    const double v = std::strtod(at->second.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(v) || v < 0) return std::nullopt;
+    return v;
+  };
+  const auto loads = number("loads"), bytes = number("bytes"), block = number("block"),
+             per_sm = number("blocks_per_sm"), registers = number("registers");
+  const std::string bad =
+      "the speed target's figures handed back are not in the grader's format: '" +
+      figures.substr(0, 80) + "'";
+  if (!loads || !bytes || !block || !per_sm || !registers || *block < 1 || *block > 1024)
+    return bad;
+  const std::string loads_text = fixed(*loads, 0) + " load" + (*loads == 1 ? "" : "s") + " of " +
+                                 fixed(*bytes, 0) + " bytes in flight a thread";
+  if (device.backend() == Backend::sim)
+    return simulated_target_of(static_cast<unsigned>(*loads), static_cast<unsigned>(*bytes),
+                               static_cast<unsigned>(*block), static_cast<unsigned>(*per_sm),
+                               device.shape());
+  const auto gbps = number("gbps"), ceiling = number("ceiling_gbps");
+  const auto total = f.find("total");
+  if (!gbps || !ceiling || *ceiling <= 0 || total == f.end() || total->second.size() != 8)
+    return bad;
+  std::uint32_t bits = 0;
+  if (std::sscanf(total->second.c_str(), "%8x", &bits) != 1) return bad;
+  std::vector<float> input(target_n);
+  fill_run_input(input, graded_seed(1, options.grade_seed), Distribution::uniform);
+  const Reference ref = reference_sum(input);
+  const std::uint64_t depth =
+      own_plan(Backend::gpu).depth(target_n, static_cast<unsigned>(*block), device.shape());
+  if (!within_tolerance(std::bit_cast<float>(bits), ref, depth))
+    return "n=2^26: a wrong total (" + general(std::bit_cast<float>(bits), 9) + ", expected " +
+           general(ref.sum, 9) + ")";
+  const double fraction = *gbps / *ceiling;
   if (fraction >= target_fraction) return std::nullopt;
-  const KernelResources k = own->resources(block, device.shape());
-  return "n=2^26 block=" + std::to_string(block) + ": " + fixed(r.gbps, 0) + " GB/s, " +
-         fixed(100.0 * fraction, 1) + "% of the streaming ceiling (" +
-         fixed(b.ceiling->read_gbps, 0) + " GB/s); the target is " +
-         fixed(100.0 * target_fraction, 0) + "%. " + loads + ", " +
-         std::to_string(k.blocks_per_sm) + " blocks of " + std::to_string(block) + " an SM (" +
-         std::to_string(k.registers) + " registers a thread): too few bytes in flight";
+  return "n=2^26 block=" + fixed(*block, 0) + ": " + fixed(*gbps, 0) + " GB/s, " +
+         fixed(100.0 * fraction, 1) + "% of the streaming ceiling (" + fixed(*ceiling, 0) +
+         " GB/s); the target is " + fixed(100.0 * target_fraction, 0) + "%. " + loads_text + ", " +
+         fixed(*per_sm, 0) + " blocks of " + fixed(*block, 0) + " an SM (" + fixed(*registers, 0) +
+         " registers a thread): too few bytes in flight";
 }
 
 }  // namespace
@@ -316,12 +383,18 @@ std::optional<std::string> target(Device& device, const RunOptions& options,
 std::optional<std::string> simulated_target(const Plan& own, unsigned block, const DeviceShape& s,
                                             const DramModel& dram) {
   const KernelResources k = own.resources(block, s);
-  const std::uint64_t threads = std::uint64_t{k.blocks_per_sm} * block;  // a full grid's
-  const double in_flight = bytes_in_flight(own.loads_in_flight, own.load_bytes, threads);
+  return simulated_target_of(own.loads_in_flight, own.load_bytes, block, k.blocks_per_sm, s, dram);
+}
+
+std::optional<std::string> simulated_target_of(unsigned loads, unsigned load_bytes, unsigned block,
+                                               unsigned blocks_per_sm, const DeviceShape& s,
+                                               const DramModel& dram) {
+  const std::uint64_t threads = std::uint64_t{blocks_per_sm} * block;  // a full grid's
+  const double in_flight = bytes_in_flight(loads, load_bytes, threads);
   const double needed = bytes_in_flight_needed(dram.gbps, dram.latency_ns) / s.sm_count;
   const double fraction = sustainable_fraction(in_flight, needed);
   if (fraction >= target_fraction) return std::nullopt;
-  return std::to_string(own.loads_in_flight) + " x " + std::to_string(own.load_bytes) +
+  return std::to_string(loads) + " x " + std::to_string(load_bytes) +
          " bytes in flight a thread x " + std::to_string(threads) +
          " threads an SM = " + kibibytes(in_flight) +
          " an SM; Little's law with the DRAM the simulator assumes (" + fixed(dram.gbps, 0) +
@@ -368,6 +441,7 @@ LessonExtras extras() {
   e.key = "latency";
   e.report = report;
   e.target = target;
+  e.target_judge = judge_target;
   return e;
 }
 

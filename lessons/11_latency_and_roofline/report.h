@@ -42,5 +42,10 @@ Chase run_chase(Device& device, std::uint64_t lines, std::uint64_t timed_hops,
 // least target_fraction of the bandwidth.
 std::optional<std::string> simulated_target(const Plan& own, unsigned block, const DeviceShape& s,
                                             const DramModel& dram = simulated_dram);
+// The same from the figures alone: `loads` loads of `load_bytes` bytes in flight a thread,
+// `blocks_per_sm` blocks of `block` threads an SM.
+std::optional<std::string> simulated_target_of(unsigned loads, unsigned load_bytes, unsigned block,
+                                               unsigned blocks_per_sm, const DeviceShape& s,
+                                               const DramModel& dram = simulated_dram);
 
 }  // namespace rl::latency

@@ -3,6 +3,7 @@
 // (schema reducelab.ops, common/RESULTS.md). --grade grades the kernel this build was made with
 // (the solution, or in a student build the exercise or a submission); --hint N prints a hint.
 #include <CLI/CLI.hpp>
+#include <cstring>
 
 #include <algorithm>
 #include <iostream>
@@ -35,59 +36,61 @@ constexpr GradedCase graded_cases[] = {
     {1, 0},    {31, 0},   {33, 0},    {255, 0},   {257, 0},
     {1000, 0}, {1000, 1}, {20005, 1}, {65537, 0}, {(1u << 18) + 3, 0}};
 
-// Every operator on every type over every graded case, in a watched child (grade_main.h), stopping
-// at the first wrong answer; the failure line names the operator, type, n, seed, offset, expected
-// and got.
+// An operator's output as the grader hands it over: its value's and its index's bytes.
+std::vector<unsigned char> output_bytes(const OpValue& v) {
+  std::vector<unsigned char> bytes(sizeof v.value + sizeof v.index);
+  std::memcpy(bytes.data(), &v.value, sizeof v.value);
+  std::memcpy(bytes.data() + sizeof v.value, &v.index, sizeof v.index);
+  return bytes;
+}
+
+// Every operator on every type over every graded case (grade_main.h's grade_runs), stopping at the
+// first wrong answer; the failure line names the operator, type, n, seed, offset, expected and got.
 int grade(const std::string& program_path, const RunOptions& options) {
-  return grade_in_child(
+  return grade_runs(
       std::cout, program_path, 17, "operators_and_types",
-      std::string(ops_kernels(Backend::sim)->source), options.case_timeout_s,
-      [&](const Reporter& reporter) {
-        std::ostringstream banner;
-        auto device = open_device(options, banner);
-        reporter.say("backend " + banner.str().substr(0, banner.str().find('\n')));
-        const OpsKernels* k = ops_kernels(device->backend());
-        if (!k) {
-          reporter.say("skip this build has no " + std::string(to_string(device->backend())) +
-                       " version to grade");
-          return exit_skipped;
-        }
-        std::size_t cases = 0;
+      std::string(ops_kernels(Backend::sim)->source), options,
+      [&](Device& d) -> std::optional<std::vector<GradedRun>> {
+        const OpsKernels* k = ops_kernels(d.backend());
+        if (!k) return std::nullopt;
+        std::vector<GradedRun> runs;
         for (const GradedCase& c : graded_cases)
           for (const DType t : all_dtypes) {
-            const std::uint64_t seed = 13 + c.n;
-            const std::vector<std::byte> host = ops_input(t, c.n, seed);
-            DeviceBuffer buffer(*device, host.size() + 16 + c.offset * dtype_bytes(t));
-            // allocations are 256-byte aligned
-            std::byte* at = buffer.get<std::byte>() + c.offset * dtype_bytes(t);
-            device->upload(at, host.data(), host.size());
+            const std::uint64_t seed = graded_seed(13 + c.n, options.grade_seed);
             for (const ReduceOp op : all_ops) {
               std::ostringstream what;
               what << to_string(op) << " of " << to_string(t) << ", n=" << c.n << " seed=" << seed;
               if (c.offset) what << " at " << c.offset << " element past 16 bytes";
-              reporter.say("case " + what.str());
-              OpValue got;
-              try {
-                got = run_op(*device, op, t, at, c.n);
-                // the simulator's kernel errors: a barrier not reached, ...
-              } catch (const std::exception& e) {
-                reporter.say("fail " + what.str() + ": " + e.what());
-                return exit_failed;
-              }
-              const OpReference ref =
-                  typed_reference(op, t, host.data(), c.n, k->depth(op, t, c.n, device->shape()));
-              if (!matches(ref, got, op)) {
-                reporter.say("fail " + what.str() + ": expected " + describe(ref.expected, op) +
-                             (ref.tolerance > 0 ? " (within " + general(ref.tolerance, 3) + ")"
-                                                : std::string()) +
-                             ", got " + describe(got, op));
-                return exit_failed;
-              }
-              ++cases;
+              runs.push_back(
+                  {what.str(), false,
+                   [&d, c, t, seed, op](std::vector<unsigned char>& bytes) {
+                     const std::vector<std::byte> host = ops_input(t, c.n, seed);
+                     DeviceBuffer buffer(d, host.size() + 16 + c.offset * dtype_bytes(t));
+                     // allocations are 256-byte aligned
+                     std::byte* at = buffer.get<std::byte>() + c.offset * dtype_bytes(t);
+                     d.upload(at, host.data(), host.size());
+                     bytes = output_bytes(run_op(d, op, t, at, c.n));
+                   },
+                   [k, shape = d.shape(), c, t, seed,
+                    op](const std::vector<unsigned char>& bytes) -> std::optional<std::string> {
+                     OpValue got;
+                     if (bytes.size() != sizeof got.value + sizeof got.index)
+                       return "handed back " + std::to_string(bytes.size()) +
+                              " bytes for one output";
+                     std::memcpy(&got.value, bytes.data(), sizeof got.value);
+                     std::memcpy(&got.index, bytes.data() + sizeof got.value, sizeof got.index);
+                     const std::vector<std::byte> host = ops_input(t, c.n, seed);
+                     const OpReference ref =
+                         typed_reference(op, t, host.data(), c.n, k->depth(op, t, c.n, shape));
+                     if (matches(ref, got, op)) return std::nullopt;
+                     return "expected " + describe(ref.expected, op) +
+                            (ref.tolerance > 0 ? " (within " + general(ref.tolerance, 3) + ")"
+                                               : std::string()) +
+                            ", got " + describe(got, op);
+                   }});
             }
           }
-        reporter.say("pass " + std::to_string(cases) + " cases");
-        return exit_ok;
+        return runs;
       });
 }
 
@@ -97,7 +100,7 @@ int run(int argc, char** argv) {
   std::string ops_text = "sum,max,min,mean,variance,argmax,argmin",
               types_text = "float32,float64,float16,bfloat16,int32";
   RunOptionSet set{opt_n | opt_reps | opt_seed | opt_json | opt_check_only | opt_backend | opt_sim |
-                   opt_grade};
+                   opt_grade | opt_grade_record};
   set.n_help =
       "elements per reduction: 1000, 2^28, 2^24+3 (default: 2^28 on a GPU, 2^16 simulated)";
   set.json_help = "write the table to this file (schema reducelab.ops)";

@@ -140,15 +140,32 @@ std::vector<PlanCase> axes_plan_cases() {
   };
 }
 
-std::optional<std::string> plan_case_failure(const PlanCase& c) {
+std::vector<unsigned char> plan_case_outputs(const PlanCase& c) {
   const AxesPlan p = plan_axes(c.layout.sizes, c.layout.strides, c.layout.axes);
-  const std::string got = merged_text(p);
-  if (got == c.merged && p.strategy == c.strategy) return std::nullopt;
-  const auto text = [](const std::string& merged, AxesStrategy s) {
-    return (merged.empty() ? std::string("no axes") : merged) + " (" + to_string(s) + ")";
+  const std::string text = merged_text(p) + "|" + to_string(p.strategy);
+  return {text.begin(), text.end()};
+}
+
+std::optional<std::string> plan_outputs_failure(const PlanCase& c,
+                                                const std::vector<unsigned char>& got_bytes) {
+  // handed back by the submission: shown with anything unprintable as '?', and cut
+  std::string got;
+  for (const unsigned char b : got_bytes)
+    if (got.size() < 200) got += b >= 0x20 && b < 0x7f ? static_cast<char>(b) : '?';
+  const std::string expected = c.merged + "|" + to_string(c.strategy);
+  if (got == expected) return std::nullopt;
+  const auto text = [](const std::string& plan) {
+    const auto bar = plan.rfind('|');
+    const std::string merged = plan.substr(0, bar);
+    return (merged.empty() ? std::string("no axes") : merged) + " (" +
+           (bar == std::string::npos ? std::string("?") : plan.substr(bar + 1)) + ")";
   };
   return "expected the merged axes (size, Kept or Reduced, /stride, outermost first) " +
-         text(c.merged, c.strategy) + ", got " + text(got, p.strategy) + ": " + c.why;
+         text(expected) + ", got " + text(got) + ": " + c.why;
+}
+
+std::optional<std::string> plan_case_failure(const PlanCase& c) {
+  return plan_outputs_failure(c, plan_case_outputs(c));
 }
 
 std::vector<AxesCase> axes_graded_cases() {
@@ -191,9 +208,8 @@ std::string describe(const AxesLayout& l, ReduceOp op, DType t, std::uint64_t se
          (offset ? ", " + std::to_string(offset) + " element past 16 bytes" : std::string());
 }
 
-std::optional<std::string> axes_case_failure(Device& d, const AxesLayout& l, ReduceOp op, DType t,
-                                             std::uint64_t seed, unsigned offset,
-                                             std::vector<unsigned char>* bytes) {
+std::vector<unsigned char> axes_case_outputs(Device& d, const AxesLayout& l, ReduceOp op, DType t,
+                                             std::uint64_t seed, unsigned offset) {
   const AxesPlan plan = plan_axes(l.sizes, l.strides, l.axes);
   const std::size_t width = dtype_bytes(t);
   std::vector<std::byte> host(plan.input_span * width);
@@ -201,30 +217,52 @@ std::optional<std::string> axes_case_failure(Device& d, const AxesLayout& l, Red
   DeviceBuffer buffer(d, host.size() + 16 + offset * width);  // allocations are 256-byte aligned
   std::byte* in = buffer.get<std::byte>() + offset * width;
   if (!host.empty()) d.upload(in, host.data(), host.size());
-
   if (plan.reduced == 0 && plan.outputs > 0 && !allows_empty(op)) {
     try {
-      run_axes_raw(d, op, t, in, plan);
+      return run_axes_raw(d, op, t, in, plan);
     } catch (const UsageError&) {
-      return std::nullopt;
+      return {};  // refused, as it must be: no outputs
     }
+  }
+  return run_axes_raw(d, op, t, in, plan);
+}
+
+std::optional<std::string> axes_outputs_failure(Backend backend, const DeviceShape& shape,
+                                                const AxesLayout& l, ReduceOp op, DType t,
+                                                std::uint64_t seed, unsigned offset,
+                                                const std::vector<unsigned char>& raw) {
+  const AxesPlan plan = plan_axes(l.sizes, l.strides, l.axes);
+  if (plan.reduced == 0 && plan.outputs > 0 && !allows_empty(op)) {
+    if (raw.empty()) return std::nullopt;
     return "an empty reduction has no " + std::string(to_string(op)) +
            ": expected a usage error, got outputs";
   }
-  std::vector<unsigned char> raw = run_axes_raw(d, op, t, in, plan);
-  const std::size_t one = reduce_output_bytes(op, t);
+  const std::size_t width = dtype_bytes(t), one = reduce_output_bytes(op, t);
   if (raw.size() != plan.outputs * one)
     return "returned " + std::to_string(raw.size() / one) + " outputs for " +
            std::to_string(plan.outputs);
-  const std::uint64_t depth = axes_kernels(d.backend())->depth(t, plan, in, d.shape());
+  std::vector<std::byte> host(plan.input_span * width);
+  fill_typed(host.data(), t, plan.input_span, seed, Distribution::uniform);
+  // The depth reads only the input's alignment (whether 16-byte packs fit): an address aligned as
+  // the case's input was, 256-byte aligned plus the offset.
+  const void* aligned_like = reinterpret_cast<const void*>(std::uintptr_t{256} + offset * width);
+  const std::uint64_t depth = axes_kernels(backend)->depth(t, plan, aligned_like, shape);
   const std::vector<OpReference> refs =
       axes_reference(op, t, host.data(), plan, l.sizes, l.strides, l.axes, depth);
   const WrongOutputs wrong = wrong_outputs(
       op, t, raw, [&](std::uint64_t m) { return refs[m]; }, "output");
-  if (bytes) *bytes = std::move(raw);
   if (wrong.count == 0) return std::nullopt;
   return wrong.first + " (" + std::to_string(wrong.count) + " of " + std::to_string(plan.outputs) +
          " outputs wrong; " + plan.describe() + ")";
+}
+
+std::optional<std::string> axes_case_failure(Device& d, const AxesLayout& l, ReduceOp op, DType t,
+                                             std::uint64_t seed, unsigned offset,
+                                             std::vector<unsigned char>* bytes) {
+  std::vector<unsigned char> raw = axes_case_outputs(d, l, op, t, seed, offset);
+  auto why = axes_outputs_failure(d.backend(), d.shape(), l, op, t, seed, offset, raw);
+  if (bytes) *bytes = std::move(raw);
+  return why;
 }
 
 }  // namespace rl

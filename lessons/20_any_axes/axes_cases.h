@@ -46,6 +46,11 @@ std::vector<PlanCase> axes_plan_cases();
 
 // Why plan_axes gets case c wrong, in one line, or nullopt.
 std::optional<std::string> plan_case_failure(const PlanCase& c);
+// The same in two halves, for the trusted grader: what plan_axes makes of case c (its merged axes
+// and strategy, as text), and why such a text is wrong.
+std::vector<unsigned char> plan_case_outputs(const PlanCase& c);
+std::optional<std::string> plan_outputs_failure(const PlanCase& c,
+                                                const std::vector<unsigned char>& got);
 
 // ---- The reductions: layouts reduced by the kernels, every output checked. ----
 
@@ -71,6 +76,15 @@ std::string describe(const AxesLayout& l, ReduceOp op, DType t, std::uint64_t se
 // wrong output, how many are wrong, the plan), or nullopt; `bytes` (when given) receives the
 // outputs as the kernels wrote them. An empty reduction of an operator with no value must be a
 // UsageError.
+// The same in two halves, for the trusted grader: the case's outputs as the kernels wrote them
+// (none where they refused an empty reduction with a usage error), and why such outputs are wrong
+// (the input drawn again here; `backend` and `shape` give the plan's depth).
+std::vector<unsigned char> axes_case_outputs(Device& d, const AxesLayout& l, ReduceOp op, DType t,
+                                             std::uint64_t seed, unsigned offset);
+std::optional<std::string> axes_outputs_failure(Backend backend, const DeviceShape& shape,
+                                                const AxesLayout& l, ReduceOp op, DType t,
+                                                std::uint64_t seed, unsigned offset,
+                                                const std::vector<unsigned char>& raw);
 std::optional<std::string> axes_case_failure(Device& d, const AxesLayout& l, ReduceOp op, DType t,
                                              std::uint64_t seed, unsigned offset,
                                              std::vector<unsigned char>* bytes = nullptr);

@@ -111,16 +111,24 @@ int grade(const std::string& program_path, const RunOptions& o) {
         std::vector<GradedRun> runs;
         for (const PlanCase& c : axes_plan_cases())
           runs.push_back({"the plan of " + describe(c.layout), false,
-                          [c](std::vector<unsigned char>&) { return plan_case_failure(c); }});
+                          [c](std::vector<unsigned char>& bytes) { bytes = plan_case_outputs(c); },
+                          [c](const std::vector<unsigned char>& bytes) {
+                            return plan_outputs_failure(c, bytes);
+                          }});
         for (const AxesCase& c : axes_graded_cases()) {
           const AxesLayout& l = c.layout;
           const bool small = plan_axes(l.sizes, l.strides, l.axes).input_span <= rerun_elements;
+          const std::uint64_t seed = graded_seed(c.seed, o.grade_seed);
           for (const DType t : c.types)
             for (const ReduceOp op : c.ops)
-              runs.push_back({describe(l, op, t, c.seed, c.offset), small,
-                              [&d, c, op, t](std::vector<unsigned char>& bytes) {
-                                return axes_case_failure(d, c.layout, op, t, c.seed, c.offset,
-                                                         &bytes);
+              runs.push_back({describe(l, op, t, seed, c.offset), small,
+                              [&d, c, op, t, seed](std::vector<unsigned char>& bytes) {
+                                bytes = axes_case_outputs(d, c.layout, op, t, seed, c.offset);
+                              },
+                              [b = d.backend(), shape = d.shape(), c, op, t,
+                               seed](const std::vector<unsigned char>& bytes) {
+                                return axes_outputs_failure(b, shape, c.layout, op, t, seed,
+                                                            c.offset, bytes);
                               }});
         }
         return runs;
@@ -150,7 +158,7 @@ int run(int argc, char** argv) {
                  "PyTorch's times (tests/device/torch_baselines.py --out FILE)");
   app.add_flag("--explain", explain, "print each case's plan and launch, then stop");
   RunOptionSet set{opt_reps | opt_seed | opt_json | opt_check_only | opt_backend | opt_sim |
-                   opt_grade};
+                   opt_grade | opt_grade_record};
   set.json_help = "write the table to this file (schema reducelab.axes)";
   const RunOptionParser shared(app, set);
   if (!parse_command_line(app, argc, argv)) return exit_ok;

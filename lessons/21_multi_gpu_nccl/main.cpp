@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -244,40 +246,35 @@ int run_rank(const Options& o) {
 }
 
 // --grade: sums on one GPU, then on every visible GPU (when more than one), each checked against
-// the reference and for every GPU holding the same total, in a watched child (grade_main.h; CUDA
-// starts only in the child: a process that forks after starting CUDA cannot use it in the child).
-// Without a GPU there is nothing to grade: SKIPPED (exit 77), which is what a machine without one
-// reports.
+// the reference and for every GPU holding the same total (grade_main.h's grade_runs: CUDA starts
+// only in the watched child, since a process that forks after starting CUDA cannot use it in the
+// child). Without a GPU there is nothing to grade: SKIPPED (exit 77), which is what a machine
+// without one reports.
 int grade(const std::string& program_path, const Options& o) {
-  return grade_in_child(
-      std::cout, program_path, 21, "multi_gpu_nccl", std::string(collective_source()),
-      o.run.case_timeout_s, [&](const Reporter& reporter) {
+  return grade_runs(
+      std::cout, program_path, 21, "multi_gpu_nccl", std::string(collective_source()), o.run,
+      [&](Device& d) -> std::optional<std::vector<GradedRun>> {
         std::string why;
-        const unsigned visible = o.run.backend == Backend::sim ? 0 : visible_gpus(&why);
-        if (visible == 0) {
-          reporter.say("skip " +
-                       (o.run.backend == Backend::sim ? std::string("--backend sim") : why) +
-                       ": NCCL has no simulator, so there is no version of lesson 21 to grade "
-                       "without a GPU");
-          return exit_skipped;
-        }
-        reporter.say("backend gpu (" + std::to_string(visible) + " visible, NCCL " +
-                     nccl_version() + ")");
+        const unsigned visible = d.backend() == Backend::sim ? 0 : visible_gpus(&why);
+        if (visible == 0) return std::nullopt;  // NCCL has no simulator
         std::vector<unsigned> group_sizes{1};
         if (visible > 1) group_sizes.push_back(visible);
-        Options checking = o;
-        checking.run.check_only = true;
-        checking.run.n_given = true;
-        std::size_t cases = 0;
+        const unsigned block = o.run.block_given ? o.run.block : 1024;
+        // One group at a time, made at its first case (NCCL's communicators over the same GPUs).
+        struct Current {
+          unsigned gpus = 0;
+          std::unique_ptr<MultiGpuSum> group;
+        };
+        auto current = std::make_shared<Current>();
+        std::vector<GradedRun> runs;
         for (const unsigned gpus : group_sizes) {
-          MultiGpuSum group(gpus);
           // Uniform data with two seeds, then exact spikes (common/input_value.h): a lost or
           // doubled block, or GPU share, hides inside the rounding bound on uniform data but not
           // there.
           const std::pair<std::uint64_t, Distribution> inputs[] = {
-              {1, Distribution::uniform},
-              {20240601, Distribution::uniform},
-              {1, Distribution::spikes}};
+              {graded_seed(1, o.run.grade_seed), Distribution::uniform},
+              {graded_seed(20240601, o.run.grade_seed), Distribution::uniform},
+              {graded_seed(1, o.run.grade_seed), Distribution::spikes}};
           for (const std::uint64_t n :
                {std::uint64_t{1000}, (std::uint64_t{1} << 20) + 3, (std::uint64_t{1} << 24) + 3})
             for (const auto& [seed, dist] : inputs) {
@@ -285,41 +282,48 @@ int grade(const std::string& program_path, const Options& o) {
                                        ", n=" + std::to_string(n) +
                                        " seed=" + std::to_string(seed) + " " +
                                        std::string(to_string(dist));
-              reporter.say("case " + what);
-              checking.run.seed = seed;
-              checking.run.distribution = dist;
-              Case c;
-              try {
-                c = measure(group, checking, n, true);
-              } catch (const std::exception& e) {  // a CUDA or NCCL error, named with its case
-                reporter.say("fail " + what + ": " + e.what());
-                return exit_failed;
-              }
-              std::string wrong;
-              if (!c.check.verified)
-                wrong = c.check.reference.exact
-                            ? "expected exactly " + general(c.check.reference.sum, 9) +
-                                  " (spikes: every partial sum is exact), got " +
-                                  general(c.check.got, 9) +
-                                  ": a block's or a GPU's share was skipped or added twice"
-                            : "expected " + general(c.check.reference.sum, 9) + " (within " +
-                                  general(c.check.tolerance, 3) + "), got " +
-                                  general(c.check.got, 9);
-              for (std::size_t k = 1; k < c.totals.size() && wrong.empty(); ++k)
-                if (std::bit_cast<std::uint32_t>(c.totals[k]) !=
-                    std::bit_cast<std::uint32_t>(c.totals[0]))
-                  wrong = "GPU 0 holds " + general(c.totals[0], 9) + " but GPU " +
-                          std::to_string(k) + " holds " + general(c.totals[k], 9) +
-                          ": every GPU must hold the same total";
-              if (!wrong.empty()) {
-                reporter.say("fail " + what + ": " + wrong);
-                return exit_failed;
-              }
-              ++cases;
+              runs.push_back(
+                  {what, false,
+                   [current, gpus, n, seed, dist, block](std::vector<unsigned char>& bytes) {
+                     if (current->gpus != gpus) {
+                       current->group.reset();
+                       current->group = std::make_unique<MultiGpuSum>(gpus);
+                       current->gpus = gpus;
+                     }
+                     current->group->prepare(n, seed, dist, block);
+                     const std::vector<float> totals = current->group->run();
+                     bytes.resize(totals.size() * sizeof(float));
+                     std::memcpy(bytes.data(), totals.data(), bytes.size());
+                   },
+                   [gpus, n, seed, dist, block, shape = d.shape()](
+                       const std::vector<unsigned char>& bytes) -> std::optional<std::string> {
+                     if (bytes.size() != gpus * sizeof(float))
+                       return "handed back " + std::to_string(bytes.size() / sizeof(float)) +
+                              " totals for " + std::to_string(gpus) + " GPUs";
+                     std::vector<float> totals(gpus);
+                     std::memcpy(totals.data(), bytes.data(), bytes.size());
+                     const Reference ref = reference_of_stream(seed, dist, 0, n);
+                     const std::uint64_t depth = multi_gpu_depth(n, gpus, block, shape);
+                     if (!within_tolerance(totals[0], ref, depth))
+                       return ref.exact
+                                  ? "expected exactly " + general(ref.sum, 9) +
+                                        " (spikes: every partial sum is exact), got " +
+                                        general(totals[0], 9) +
+                                        ": a block's or a GPU's share was skipped or added twice"
+                                  : "expected " + general(ref.sum, 9) + " (within " +
+                                        general(tolerance(ref, depth), 3) + "), got " +
+                                        general(totals[0], 9);
+                     for (std::size_t k = 1; k < totals.size(); ++k)
+                       if (std::bit_cast<std::uint32_t>(totals[k]) !=
+                           std::bit_cast<std::uint32_t>(totals[0]))
+                         return "GPU 0 holds " + general(totals[0], 9) + " but GPU " +
+                                std::to_string(k) + " holds " + general(totals[k], 9) +
+                                ": every GPU must hold the same total";
+                     return std::nullopt;
+                   }});
             }
         }
-        reporter.say("pass " + std::to_string(cases) + " cases");
-        return exit_ok;
+        return runs;
       });
 }
 
@@ -327,7 +331,7 @@ int lesson(int argc, const char* const* argv) {
   CLI::App app(title, program);
   // No --trace (lesson 12's kernel does the local work: trace it there) and no simulator options
   // (NCCL has no simulator).
-  RunOptionSet set{lesson_options & ~(opt_trace | opt_sim | opt_racecheck | opt_grade_record)};
+  RunOptionSet set{lesson_options & ~(opt_trace | opt_sim | opt_racecheck)};
   set.n_help =
       "floats in all, split over the GPUs: 1000, 2^30 or 2^30+3 (default: 2^28 per GPU, see "
       "--n-per-gpu)";

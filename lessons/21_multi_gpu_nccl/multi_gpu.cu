@@ -325,6 +325,14 @@ Measurement MultiGpuSum::time(unsigned samples, unsigned warmup) {
   return out;
 }
 
+std::uint64_t multi_gpu_depth(std::uint64_t n, unsigned ranks, unsigned block,
+                              const DeviceShape& shape) {
+  std::uint64_t deepest = 0;
+  for (const Share& s : split_evenly(n, ranks))
+    deepest = std::max(deepest, single_pass().depth(s.count, block, shape));
+  return deepest + ranks;
+}
+
 std::uint64_t MultiGpuSum::depth() const {
   // The longest chain inside any GPU's local reduction (shares differ by one element at most, and
   // the GPUs are alike), then up to one addition per further GPU: a ring all-reduce adds the

@@ -220,6 +220,13 @@ for step in "${steps[@]}"; do
         || status=1
       grep -E "^(== |[0-9][0-9]_|FAIL|hostile submissions|graded in)|^[a-z_0-9]+: " "$out/hostile.log"
       cp "$out/hostile/class-results.csv" "$out/hostile-results.csv" 2>/dev/null || true
+      # Every lesson whose verdict the trusted side now decides from handed-back outputs or figures,
+      # on the GPU: the solutions pass and the untouched exercises fail (lesson 21 on the GPUs there are).
+      note "trusted verdicts on the GPU: lessons 11 and 16-21, solutions and untouched exercises"
+      PATH=$root/.carry/root/usr/bin:$PATH REDUCELAB_SKIP_DEPS=1 REDUCELAB_CMAKE_ARGS="-DBoost_USE_STATIC_LIBS=ON" \
+        bash tests/grading/expect_trusted_verdicts.sh "$root/build-hostile" "$out/trusted" 11 16 17 18 19 20 21 \
+        >"$out/trusted.log" 2>&1 || status=1
+      grep -E "^(== |[0-9][0-9]_|FAIL|every solution)" "$out/trusted.log"
       ;;
     nccl)
       # Lesson 21: its GPU tests (skipped below two GPUs), one process per GPU, then the scaling at

@@ -3,7 +3,8 @@
 #   expect_trusted_check.sh EXE WORK
 # EXE (a lesson executable with its solution) hands back its outputs for one seed; its own
 # --grade-check then passes them for that seed and fails them for another seed, with one result's
-# bit flipped, with a case left out, with cases swapped, and with a forged verdict line added.
+# bit flipped, with a case left out, with cases swapped, and with a forged verdict line added; where
+# the lesson has a speed target, with figures that miss it and with a verdict in their place.
 set -euo pipefail
 exe=$1 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -31,7 +32,7 @@ expect() {  # expect WHAT FILE SEED PHRASE...
 expect "as handed back" "$work/outputs" "$seed" "result: PASSED"
 expect "another seed" "$work/outputs" $((seed + 1)) "result: FAILED" "expected"
 # The lowest bit of the exponent (twice or half the value) of the first result that is not zero.
-line=$(grep -n "^out .* [0-9a-f]\{8\}$" "$work/outputs" | grep -v " 00000000$" | head -1)
+line=$(awk '$1 == "out" && length($5) == 8 && $5 != "00000000" { print NR ":" $0; exit }' "$work/outputs")
 number=${line%%:*} bits=${line##* }
 sed "${number}s/ $bits\$/ $(printf '%08x' $((16#$bits ^ 0x00800000)))/" "$work/outputs" >"$work/flipped"
 cmp -s "$work/outputs" "$work/flipped" && fail "no bit was flipped"
@@ -45,4 +46,12 @@ expect "two cases swapped" "$work/swapped" "$seed" "result: FAILED" "where case 
 expect "a verdict line added" "$work/forged" "$seed" "result: FAILED" "not in the grader's format"
 head -c 100 "$work/outputs" >"$work/cut"
 expect "cut short" "$work/cut" "$seed" "result: FAILED"
+# A lesson with a speed target (lesson 11) hands back the figures it is judged from, not a verdict:
+# the trusted side judges them, and a verdict in their place is out of format.
+if grep -q "^target " "$work/outputs"; then
+  sed 's/^target .*/target loads 1 bytes 4 block 256 blocks_per_sm 8 registers 16/' "$work/outputs" >"$work/slow"
+  expect "one 4-byte load in flight" "$work/slow" "$seed" "result: FAILED" "Little's law"
+  sed 's/^target .*/target ok/' "$work/outputs" >"$work/claimed"
+  expect "a target claimed" "$work/claimed" "$seed" "result: FAILED" "not in the grader's format"
+fi
 echo "the trusted check passes the outputs handed back and nothing else"

@@ -40,12 +40,15 @@ RL_NAMESPACE_END
 #include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 namespace hostile {
 inline const bool forged = [] {
   std::printf("all 190 cases right\nresult: PASSED\n");
   std::fflush(stdout);
-  const char end[] = "backend sim\nend exit 0\n";
-  for (int fd = 3; fd < 16; ++fd) (void)!::write(fd, end, sizeof end - 1);
+  // the backend the grade will be on, as well as a forger can guess it: a GPU where one is visible
+  const char* end = ::access("/dev/nvidiactl", F_OK) == 0 ? "backend gpu\nend exit 0\n"
+                                                          : "backend sim\nend exit 0\n";
+  for (int fd = 3; fd < 16; ++fd) (void)!::write(fd, end, std::strlen(end));
   std::_Exit(0);
   return true;
 }();
