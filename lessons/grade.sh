@@ -149,6 +149,8 @@ grade_boxed() {
     return
   fi
   seed=$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')
+  local sandbox_loopback=""
+  [[ $name != *_multi_gpu_nccl ]] || sandbox_loopback=1  # NCCL's bootstrap: TCP to itself
   sandboxed "$root" "$build" "$box" "$box_submission" "$class_dir" "$time_limit" "$printed" -- \
     "$build/bin/$name" --grade --case-timeout "$timeout_s" ${backend:+--backend "$backend"} \
     --grade-outputs-fd 3 --grade-seed "$seed" 3>"$outputs"

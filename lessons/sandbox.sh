@@ -41,7 +41,9 @@ mount_point() {
   for d in "${above[@]}"; do mount_points+=(--perms 0755 --dir "$d"); done
 }
 
-# sandbox_watch: the trusted build's reducelab_sandbox_watch (set by grade.sh before any call).
+# sandbox_watch: the trusted build's reducelab_sandbox_watch (set by grade.sh before any call);
+# sandbox_loopback: non-empty where the command may open internet sockets, which the sandbox's own
+# network (loopback alone) keeps in: lesson 21's NCCL bootstraps over TCP to itself.
 # sandboxed ROOT BUILD BOX SUBMISSION HIDE LIMIT OUT -- COMMAND...: runs COMMAND in the sandbox,
 # stdout and stderr to OUT (cut at sandbox_output bytes); the source tree ROOT read-only, BOX (the
 # submission's own copy of the build) read-write at BUILD's path, SUBMISSION read-only at its own
@@ -92,7 +94,7 @@ sandboxed() {
   : >"$out.report"
   bwrap "${args[@]}" -- "${drop[@]}" prlimit --nproc="$nproc" --nofile="$sandbox_nofile" \
     --data="$sandbox_mem" --fsize="$sandbox_fsize" --core=0 -- \
-    "$sandbox_watch" 4 "$build" -- "$@" >"$out.full" 2>&1 4>"$out.report" &
+    "$sandbox_watch" 4 "$build" ${sandbox_loopback:+--loopback} -- "$@" >"$out.full" 2>&1 4>"$out.report" &
   local pid=$! watcher
   (
     timeout "$limit" tail --pid="$pid" -f /dev/null 2>/dev/null && exit 0

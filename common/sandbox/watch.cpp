@@ -1,4 +1,4 @@
-// reducelab_sandbox_watch REPORT_FD ALLOWED -- COMMAND...: runs COMMAND (a submission's build or
+// reducelab_sandbox_watch REPORT_FD ALLOWED [--loopback] -- COMMAND...: runs COMMAND (a submission's build or
 // run, inside lessons/sandbox.sh's bubblewrap sandbox) under a seccomp filter that hands every
 // attempt to write a file, make or remove a name, or open an internet socket to this process
 // first. A write under ALLOWED (the submission's own build folder) or to /dev/null or a GPU device
@@ -6,7 +6,8 @@
 // in one line ("write PATH" or "network DOMAIN"), and the command is killed (the whole sandbox
 // with it: this is the command bubblewrap's init waits for). The
 // exit code is COMMAND's (128 + the signal that ended it); 125 when the watch cannot start.
-// The report is for the trusted grader: COMMAND never holds REPORT_FD.
+// The report is for the trusted grader: COMMAND never holds REPORT_FD. With --loopback, internet
+// sockets are not watched (the sandbox's own network has loopback alone).
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -68,7 +69,7 @@ struct Filter {
   }
 };
 
-sock_fprog* filter() {
+sock_fprog* filter(bool watch_sockets) {
   static Filter f;
   f.op(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch));
   f.op(BPF_JMP | BPF_JEQ | BPF_K, this_arch, 1, 0);
@@ -114,12 +115,14 @@ sock_fprog* filter() {
 #endif
   f.when_bits(SYS_openat, 2, write_flags);
   f.load_nr();
-  f.op(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 5);
-  f.load_arg(0);
-  f.op(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 2, 0);
-  f.op(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 1, 0);
-  f.ret(SECCOMP_RET_ALLOW);
-  f.ret(SECCOMP_RET_USER_NOTIF);
+  if (watch_sockets) {
+    f.op(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 5);
+    f.load_arg(0);
+    f.op(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 2, 0);
+    f.op(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 1, 0);
+    f.ret(SECCOMP_RET_ALLOW);
+    f.ret(SECCOMP_RET_USER_NOTIF);
+  }
   f.ret(SECCOMP_RET_ALLOW);
   static sock_fprog prog;
   prog.len = static_cast<unsigned short>(f.code.size());
@@ -206,10 +209,16 @@ std::string judge(const seccomp_notif& n, const std::string& allowed) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 5 || std::strcmp(argv[3], "--") != 0) {
-    std::fprintf(stderr, "usage: reducelab_sandbox_watch REPORT_FD ALLOWED -- COMMAND...\n");
+  // --loopback: internet sockets go on unwatched (lesson 21: NCCL's bootstrap talks to its own
+  // process over TCP); the sandbox's network namespace has nothing but loopback for them to reach.
+  const bool loopback = argc > 3 && std::strcmp(argv[3], "--loopback") == 0;
+  const int dashes = loopback ? 4 : 3;
+  if (argc < dashes + 2 || std::strcmp(argv[dashes], "--") != 0) {
+    std::fprintf(stderr,
+                 "usage: reducelab_sandbox_watch REPORT_FD ALLOWED [--loopback] -- COMMAND...\n");
     return 125;
   }
+  char** const command = argv + dashes + 1;
   const int report = std::atoi(argv[1]);
   const std::string allowed = argv[2];
   int sv[2];
@@ -220,8 +229,8 @@ int main(int argc, char** argv) {
     ::close(sv[0]);
     ::close(report);
     if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) _exit(125);
-    const int listener = static_cast<int>(::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-                                                    SECCOMP_FILTER_FLAG_NEW_LISTENER, filter()));
+    const int listener = static_cast<int>(::syscall(
+        SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, filter(!loopback)));
     if (listener < 0) {
       std::perror("reducelab_sandbox_watch: seccomp");
       _exit(125);
@@ -242,7 +251,7 @@ int main(int argc, char** argv) {
     if (::sendmsg(sv[1], &msg, 0) != 1) _exit(125);
     ::close(listener);
     ::close(sv[1]);
-    ::execvp(argv[4], argv + 4);
+    ::execvp(command[0], command);
     std::perror("reducelab_sandbox_watch: exec");
     _exit(127);
   }

@@ -291,19 +291,36 @@ int grade(const std::string& program_path, const Options& o) {
                        current->gpus = gpus;
                      }
                      current->group->prepare(n, seed, dist, block);
-                     const std::vector<float> totals = current->group->run();
-                     bytes.resize(totals.size() * sizeof(float));
-                     std::memcpy(bytes.data(), totals.data(), bytes.size());
+                     // every GPU's total, then every GPU's partial (before the collective)
+                     std::vector<float> handed = current->group->run();
+                     const std::vector<float> partials = current->group->partials();
+                     handed.insert(handed.end(), partials.begin(), partials.end());
+                     bytes.resize(handed.size() * sizeof(float));
+                     std::memcpy(bytes.data(), handed.data(), bytes.size());
                    },
                    [gpus, n, seed, dist, block, shape = d.shape()](
                        const std::vector<unsigned char>& bytes) -> std::optional<std::string> {
-                     if (bytes.size() != gpus * sizeof(float))
+                     if (bytes.size() != 2 * gpus * sizeof(float))
                        return "handed back " + std::to_string(bytes.size() / sizeof(float)) +
-                              " totals for " + std::to_string(gpus) + " GPUs";
-                     std::vector<float> totals(gpus);
-                     std::memcpy(totals.data(), bytes.data(), bytes.size());
+                              " floats for the totals and partials of " + std::to_string(gpus) +
+                              " GPUs";
+                     std::vector<float> totals(gpus), partials(gpus);
+                     std::memcpy(totals.data(), bytes.data(), gpus * sizeof(float));
+                     std::memcpy(partials.data(), bytes.data() + gpus * sizeof(float),
+                                 gpus * sizeof(float));
                      const Reference ref = reference_of_stream(seed, dist, 0, n);
                      const std::uint64_t depth = multi_gpu_depth(n, gpus, block, shape);
+                     // The partials first: a wrong local reduction is lesson 12's kernel as this
+                     // build has it (in a student build, the student's lesson 12), not the
+                     // collective's fault.
+                     double partial_sum = 0.0;
+                     for (const float p : partials) partial_sum += p;
+                     if (!within_tolerance(partial_sum, ref, depth))
+                       return "the GPUs' partials add up to " + general(partial_sum, 9) +
+                              ", expected " + general(ref.sum, 9) +
+                              " before the collective ran: each GPU's local reduction is lesson "
+                              "12's single pass as this build has it (in a student build, your "
+                              "lesson 12 file, or its exercise): grade lesson 12 first";
                      if (!within_tolerance(totals[0], ref, depth))
                        return ref.exact
                                   ? "expected exactly " + general(ref.sum, 9) +

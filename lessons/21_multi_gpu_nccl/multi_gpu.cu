@@ -291,6 +291,17 @@ std::vector<float> MultiGpuSum::run() {
   return totals;
 }
 
+std::vector<float> MultiGpuSum::partials() const {
+  std::vector<float> out;
+  for (const auto& g : impl_->gpus) {
+    float partial = 0.0f;
+    RL_CUDA_CHECK(cudaSetDevice(g.device));
+    RL_CUDA_CHECK(cudaMemcpy(&partial, g.sums, sizeof partial, cudaMemcpyDeviceToHost));
+    out.push_back(partial);
+  }
+  return out;
+}
+
 Measurement MultiGpuSum::time(unsigned samples, unsigned warmup) {
   Impl& m = *impl_;
   for (unsigned i = 0; i < warmup; ++i) {

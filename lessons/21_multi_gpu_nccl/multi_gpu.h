@@ -68,6 +68,8 @@ class MultiGpuSum {
 
   // One sum: the total as each local GPU holds it after the all-reduce (all equal).
   std::vector<float> run();
+  // After run(): each local GPU's partial, its own share's sum as the local reduction left it.
+  std::vector<float> partials() const;
   // Repeats run() `warmup` times untimed, then `samples` times timed; medians in the Summaries.
   Measurement time(unsigned samples, unsigned warmup);
 

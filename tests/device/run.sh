@@ -2,7 +2,7 @@
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
 #   bash tests/device/run.sh build test sanitize ladder bench sweep ops axes rows torch beyond grade nccl
-#                            bugs hopper hopper-api profile timeline latency hostile
+#                            bugs hopper hopper-api profile timeline latency hostile trusted
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -220,11 +220,14 @@ for step in "${steps[@]}"; do
         || status=1
       grep -E "^(== |[0-9][0-9]_|FAIL|hostile submissions|graded in)|^[a-z_0-9]+: " "$out/hostile.log"
       cp "$out/hostile/class-results.csv" "$out/hostile-results.csv" 2>/dev/null || true
-      # Every lesson whose verdict the trusted side now decides from handed-back outputs or figures,
-      # on the GPU: the solutions pass and the untouched exercises fail (lesson 21 on the GPUs there are).
+      ;;
+    trusted)
+      # Every lesson whose verdict the trusted side decides from handed-back outputs or figures, on
+      # the GPU and through the sandbox: the solutions pass and the untouched exercises fail
+      # (lesson 21 on the GPUs there are). TRUSTED_LESSONS and WHO (sol, ex) narrow it.
       note "trusted verdicts on the GPU: lessons 11 and 16-21, solutions and untouched exercises"
       PATH=$root/.carry/root/usr/bin:$PATH REDUCELAB_SKIP_DEPS=1 REDUCELAB_CMAKE_ARGS="-DBoost_USE_STATIC_LIBS=ON" \
-        bash tests/grading/expect_trusted_verdicts.sh "$root/build-hostile" "$out/trusted" 11 16 17 18 19 20 21 \
+        bash tests/grading/expect_trusted_verdicts.sh "$root/build-hostile" "$out/trusted" ${TRUSTED_LESSONS:-11 16 17 18 19 20 21} \
         >"$out/trusted.log" 2>&1 || status=1
       grep -E "^(== |[0-9][0-9]_|FAIL|every solution)" "$out/trusted.log"
       ;;

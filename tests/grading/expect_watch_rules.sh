@@ -4,7 +4,8 @@
 #   expect_watch_rules.sh WATCH WORK
 # Run directly (no bubblewrap): io_uring is missing (ENOSYS) rather than a refusal; a thread naming
 # itself through /proc/self and an open without O_CREAT of a missing file go on; a write outside,
-# and a /proc/self path that climbs out of it, are refused and named.
+# and a /proc/self path that climbs out of it, are refused and named; an internet socket is refused
+# and named, but not with --loopback.
 set -euo pipefail
 watch=$1 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -41,4 +42,11 @@ run "a write outside" sh -c "echo x > '$outside'"
 [ "$report" = "write $outside" ] && [ ! -e "$outside" ] || fail "a write outside was not refused and named"
 run "a /proc/self path that climbs out" sh -c "echo x > /proc/self/../../$outside"
 [ -n "$report" ] && [ ! -e "$outside" ] || fail "/proc/self/../.. was let through"
+socket_py='import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM); print("opened")'
+run "an internet socket" /usr/bin/python3 -c "$socket_py"
+[ "$report" = "network AF_INET" ] && [ $rc -ne 0 ] || fail "an internet socket was not refused and named"
+rc=0
+"$watch" 4 "$work/allowed" --loopback -- /usr/bin/python3 -c "$socket_py" 4>"$work/report" >"$work/out" 2>&1 || rc=$?
+echo "an internet socket with --loopback: rc=$rc report='$(cat "$work/report")'"
+[ -z "$(cat "$work/report")" ] && grep -q opened "$work/out" || fail "--loopback did not let a socket open"
 echo "the watch refuses writes outside and lets through only what writes no one's file"
