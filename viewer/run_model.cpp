@@ -1,5 +1,6 @@
 #include "viewer/run_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -306,13 +307,27 @@ void RunModel::cancel() {
   if (flight_) flight_->cancel = true;
 }
 
+double run_slice_ms(double floor_ms, double rest_of_frame_ms) {
+  return std::clamp(5.0 * rest_of_frame_ms, floor_ms, std::max(floor_ms, 300.0));
+}
+
 bool RunModel::poll(double slice_ms) {
-  if (!busy_) return false;
+  if (!busy_) {
+    last_poll_end_ms_ = -1;
+    return false;
+  }
 #ifdef __EMSCRIPTEN__
   if (!flight_->finished) {
+    const auto ms = [] {
+      return std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
+    };
+    const double now = ms();
+    const double slice =
+        last_poll_end_ms_ < 0 ? slice_ms : run_slice_ms(slice_ms, now - last_poll_end_ms_);
     flight_->slice_end =
-        Clock::now() + std::chrono::microseconds(static_cast<std::int64_t>(slice_ms * 1000));
+        Clock::now() + std::chrono::microseconds(static_cast<std::int64_t>(slice * 1000));
     flight_->fiber.resume();
+    last_poll_end_ms_ = ms();
   }
 #else
   (void)slice_ms;

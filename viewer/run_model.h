@@ -79,6 +79,12 @@ struct RunProgress {
   double seconds = 0;
 };
 
+// The page's slice of a frame for a run, in ms: five times what the rest of the last frame took
+// (drawing it: ~60 ms in software in a headless browser on two cores), at least `floor_ms` and at
+// most 300 ms. A run then has about five sixths of the page's time, and the page still draws a few
+// frames a second, its progress and Cancel button live.
+double run_slice_ms(double floor_ms, double rest_of_frame_ms);
+
 class RunModel {
  public:
   explicit RunModel(RunLimits limits = {});
@@ -91,8 +97,9 @@ class RunModel {
   bool start(const RunRequest& r);
   // Asks the run in flight to stop; it ends as cancelled at its next block or scheduling round.
   void cancel();
-  // Once a frame: in the web page, runs the simulator for a slice of `slice_ms`; natively, only
-  // notices a finished run. Returns true while a run is in flight.
+  // Once a frame: in the web page, runs the simulator for a slice of at least `slice_ms`
+  // (run_slice_ms of what the rest of the last frame took); natively, only notices a finished run.
+  // Returns true while a run is in flight.
   bool poll(double slice_ms = 25);
   bool busy() const { return busy_; }
   RunProgress progress() const;
@@ -107,6 +114,7 @@ class RunModel {
 
   RunLimits limits_;
   bool busy_ = false;
+  double last_poll_end_ms_ = -1;  // when the last slice ended (the page's clock); -1: none yet
   std::unique_ptr<Flight> flight_;
   std::optional<RunOutcome> outcome_;
 };

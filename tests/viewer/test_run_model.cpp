@@ -200,3 +200,14 @@ TEST_CASE("a run in flight can be cancelled, and the model runs again after", "[
   REQUIRE(m.start(r));
   CHECK(finish(m).status == RunOutcome::Status::done);
 }
+
+TEST_CASE("a run in the page gets five sixths of its time, within its floor and 300 ms", "[run]") {
+  // drawing the rest of a frame took 50 ms (software WebGL): the run's slice is 250 ms
+  CHECK(rl::viewer::run_slice_ms(25, 50) == 250);
+  // a fast frame: the floor holds, so a run still makes progress
+  CHECK(rl::viewer::run_slice_ms(25, 2) == 25);
+  // a very slow frame: at most 300 ms without a frame, so Cancel still answers
+  CHECK(rl::viewer::run_slice_ms(25, 1000) == 300);
+  // a floor above 300 ms wins
+  CHECK(rl::viewer::run_slice_ms(400, 10) == 400);
+}
