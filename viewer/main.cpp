@@ -3,7 +3,7 @@
 //   reducelab_viewer [--results FILE]... [--trace FILE]... [--profile FILE]...
 //                    [--view throughput|bars|scaling|tables|tree|run] [--device NAME]
 //                    [--point LESSON[/VARIANT][@N]] [--step K] [--screenshot FILE.png]
-//                    [--size WxH] [--source-root DIR] [--measure-fps SECONDS]
+//                    [--size WxH] [--source-root DIR] [--measure-fps SECONDS [--measure-run N]]
 //   reducelab_viewer --watch NN [--student-build DIR] [--solution-build DIR] [--watch-once]
 // clang-format on
 // Bad arguments (an empty value, a size out of range, a screenshot folder that does not exist) are
@@ -18,8 +18,10 @@
 #include <imgui.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -27,7 +29,9 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <vector>
 
+#include "common/host/cli.h"
 #include "common/host/course.h"
 #include "viewer/app.h"
 #include "viewer/compact_font.h"
@@ -147,8 +151,9 @@ void show_round(rl::viewer::App& app, const rl::viewer::RoundResult& r,
 
 int main(int argc, char** argv) {
   rl::viewer::AppOptions opt;
-  std::string screenshot, size = "1280x800", step_text, fps_text;
+  std::string screenshot, size = "1280x800", step_text, fps_text, run_text;
   double measure_fps = 0;
+  std::uint64_t measure_run = 0;  // --measure-run N: the second half's runs, at n = N
   rl::viewer::WatchRequest watch;
   bool watch_once = false;
   CLI::App cli{"ReduceLab viewer: throughput of the ladder and the recorded reduction trees",
@@ -191,6 +196,11 @@ int main(int argc, char** argv) {
          "--measure-fps", fps_text,
          "play the tree animation this many seconds (0.1 to 600) with vsync off and print the fps")
       ->type_name("SECONDS");
+  cli.add_option("--measure-run", run_text,
+                 "--measure-fps: in its second half, keep the Run panel busy with lesson 03's "
+                 "kernel at n = N (runs back to back), and print both halves' fps and the runs' "
+                 "times")
+      ->type_name("N");
   cli.add_option("--watch", watch.lesson,
                  "watch lesson NN's exercise: each time it is saved, build it in the student "
                  "build, grade it, and trace it beside the solution at n = 1000 on the simulator")
@@ -236,6 +246,18 @@ int main(int argc, char** argv) {
       bad = "--measure-fps " + fps_text + " is too large (at most 600 seconds)";
     else if (measure_fps < 0.1)
       bad = "--measure-fps " + fps_text + " is too small (at least 0.1 seconds)";
+  }
+  if (bad.empty() && !run_text.empty()) {
+    if (fps_text.empty()) {
+      bad = "--measure-run goes with --measure-fps (the runs fill its second half)";
+    } else {
+      try {
+        measure_run = rl::parse_count(run_text, "--measure-run");
+        if (measure_run == 0) bad = "--measure-run needs at least one element (got 0)";
+      } catch (const std::exception& e) {
+        bad = e.what();
+      }
+    }
   }
   if (bad.empty() && !opt.point.empty()) bad = parse_point(opt);
   if (bad.empty() && !screenshot.empty()) bad = check_screenshot_path(screenshot);
@@ -333,6 +355,17 @@ int main(int argc, char** argv) {
       app.playback().set_speed(4);
       app.playback().play();
     }
+    // --measure-run: each run's time, as the Run panel measured it (its input and its kernel).
+    std::vector<double> run_seconds;
+    if (measure_run > 0) {
+      app.run_panel().request().n = measure_run;
+      app.run_panel().on_finish = [&](const rl::viewer::RunRequest&,
+                                      const rl::viewer::RunOutcome& o) {
+        if (o.status == rl::viewer::RunOutcome::Status::done) run_seconds.push_back(o.run_seconds);
+      };
+    }
+    long frames_before_runs = -1;  // frames when the runs began (--measure-run)
+    double runs_began_s = 0;
 
     // One loop for the three ways the viewer runs, so that a screenshot and a measured frame are
     // exactly the frames a student sees. What ends it: a screenshot once it is written, an fps
@@ -364,6 +397,16 @@ int main(int argc, char** argv) {
       // Exit: the fps measurement's time is up.
       if (mode == Mode::measure && std::chrono::duration<double>(now - t0).count() >= measure_fps)
         break;
+      // --measure-run: the second half of the measurement with a run always in flight.
+      if (measure_run > 0) {
+        const double elapsed = std::chrono::duration<double>(now - t0).count();
+        if (elapsed >= measure_fps / 2 && frames_before_runs < 0) {
+          frames_before_runs = frames;
+          runs_began_s = elapsed;
+        }
+        if (frames_before_runs >= 0 && !app.run_panel().busy())
+          app.run_panel().run(app.run_panel().request());
+      }
       // A screenshot shows the frame --step chose, whatever the clock did meanwhile.
       const double dt =
           mode == Mode::shot ? 0.0 : std::chrono::duration<double>(now - last).count();
@@ -414,6 +457,18 @@ int main(int argc, char** argv) {
                   static_cast<double>(frames) / secs, frames, secs, app.trace_count(),
                   app.trace_count() == 1 ? "" : "s", width, height,
                   reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+      if (measure_run > 0 && frames_before_runs >= 0) {
+        std::sort(run_seconds.begin(), run_seconds.end());
+        const double median = run_seconds.empty() ? 0.0 : run_seconds[run_seconds.size() / 2];
+        std::printf(
+            "fps without a run: %.1f (%ld frames in %.2f s); with the Run panel busy: "
+            "%.1f (%ld frames in %.2f s); %zu runs of lesson 03's kernel at n = %llu, "
+            "median %.3f s each\n",
+            static_cast<double>(frames_before_runs) / runs_began_s, frames_before_runs,
+            runs_began_s, static_cast<double>(frames - frames_before_runs) / (secs - runs_began_s),
+            frames - frames_before_runs, secs - runs_began_s, run_seconds.size(),
+            static_cast<unsigned long long>(measure_run), median);
+      }
     }
   }
   ImGui_ImplOpenGL3_Shutdown();

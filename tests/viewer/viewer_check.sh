@@ -139,6 +139,17 @@ case "$MODE" in
     [[ "$err" == "error: $OUT/profile-v2.json: version is 2, only version 1 is understood"* ]] || { echo "FAIL: no one-line refusal"; exit 1; }
     "$PNG_CHECK" "$OUT/counters-v2.png" "$w" "$h"
     ;;
+  measure_run)
+    # --measure-fps with --measure-run: both halves' frame rates and the runs' times are reported,
+    # and the Run panel really ran (a run of lesson 03's kernel at n = 1000 finishes many times).
+    out=$("$XVFB_RUN" -a "$VIEWER" --measure-fps 2 --measure-run 1000 2>&1)
+    rc=$?
+    echo "$out"
+    [[ $rc -eq 0 ]] || { echo "FAIL: exit code $rc"; exit 1; }
+    line=$(grep "^fps without a run: " <<<"$out") || { echo "FAIL: no line for the two halves"; exit 1; }
+    runs=$(sed -E 's/.*; ([0-9]+) runs of lesson 03.*/\1/' <<<"$line")
+    [[ $runs -ge 2 ]] || { echo "FAIL: $runs runs in the second half"; exit 1; }
+    ;;
   nodisplay)
     out=$(env -u DISPLAY -u WAYLAND_DISPLAY "$VIEWER" --screenshot "$OUT/none.png" 2>&1)
     rc=$?
