@@ -113,19 +113,22 @@ void App::load_defaults(bool profile) {
     std::sort(files.begin(), files.end());
     const bool traces = std::string(dir) == "assets/traces";
     for (const auto& f : files) {
-      if (!traces)
+      if (options_.defer_loads)
+        deferred_.push_back({f, traces});
+      else if (!traces)
         load(f);  // results: no format version 1 to look for
-      else if (options_.defer_traces)
-        deferred_.push_back(f);
       else
         load_default_trace(f);
     }
-  }
-  if (profile) {
-    fs::path p = fs::path("assets/profiles/h100-profile.json");
-    std::error_code ec;
-    if (!fs::exists(p, ec)) p = fs::path(default_source_root()) / p;
-    if (fs::exists(p, ec)) load(p.string());
+    if (!traces && profile) {  // the profile next, as the counters need the results first
+      fs::path p = fs::path("assets/profiles/h100-profile.json");
+      if (!fs::exists(p, ec)) p = fs::path(default_source_root()) / p;
+      if (!fs::exists(p, ec)) continue;
+      if (options_.defer_loads)
+        deferred_.push_back({p.string(), false});
+      else
+        load(p.string());
+    }
   }
   std::reverse(deferred_.begin(), deferred_.end());  // taken from the back, in name order
   pick_smallest_trace();
@@ -603,8 +606,12 @@ bool App::counters_of(int k, int frame, CounterPanel& panel) {
 void App::frame(ImVec2 display, double dt) {
   if (std::optional<RunOutcome> o = run_panel_.poll()) open_run(*o);
   if (!deferred_.empty()) {
-    load_default_trace(deferred_.back());
+    const Deferred next = deferred_.back();
     deferred_.pop_back();
+    if (next.trace)
+      load_default_trace(next.path);
+    else
+      load(next.path);
     if (deferred_.empty() && !run_opened_) pick_smallest_trace();
   }
   if (!pending_.empty()) {

@@ -43,9 +43,9 @@ struct AppOptions {
   bool screenshot = false;
   bool loop = false;
   RunLimits run_limits;  // the Run panel's (the web page's are tighter)
-  // load_defaults loads the traces one a frame, after the first (the web page: its first frame
-  // comes before every trace has been read)
-  bool defer_traces = false;
+  // load_defaults loads the results, the profile and the traces one file a frame, after the first
+  // (the web page: its first frame comes before any file has been read)
+  bool defer_loads = false;
 };
 
 class App {
@@ -134,7 +134,11 @@ class App {
   std::vector<std::string> pending_;  // dropped files, loaded at the next frame
   char path_box_[1024] = "";
   RunPanel run_panel_;
-  std::vector<std::string> deferred_;  // default traces still to load (defer_traces)
+  struct Deferred {
+    std::string path;
+    bool trace = false;  // a trace (load_default_trace), else results or a profile (load)
+  };
+  std::vector<Deferred> deferred_;  // default files still to load (defer_loads), the next last
   int skipped_v1_ = 0;
   bool run_opened_ = false;  // a run's trace is shown: loading the defaults leaves the view alone
   std::function<void()> strip_;

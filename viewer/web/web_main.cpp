@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
   std::printf("reducelab: started after %.0f ms\n", emscripten_get_now());
   rl::viewer::AppOptions opt;
   opt.source_root = ".";
-  opt.defer_traces = true;  // the first frame comes first, then a trace a frame (not with timer=1)
+  opt.defer_loads = true;  // the first frame comes first, then a file a frame (not with timer=1)
   // The page's limits: a run estimated over a minute is refused, one going on for two is stopped.
   opt.run_limits.max_seconds = 60;
   opt.run_limits.timeout_s = 120;
@@ -195,7 +195,7 @@ int main(int argc, char** argv) {
   }
   // A headless browser on a virtual clock draws few frames: everything is loaded before the first,
   // and a run goes to its end within one frame.
-  if (page.timer) opt.defer_traces = false;
+  if (page.timer) opt.defer_loads = false;
   if (!glfwInit()) {
     std::printf("reducelab: error: GLFW did not start\n");
     return 2;
