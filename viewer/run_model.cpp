@@ -1,5 +1,11 @@
 #include "viewer/run_model.h"
 
+#ifndef __EMSCRIPTEN__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -296,6 +302,10 @@ bool RunModel::start(const RunRequest& r) {
 #else
   Flight* f = flight_.get();
   f->thread = std::thread([f] {
+    // The run yields to the drawing: this thread and the simulator's threads it starts (which
+    // inherit it) run at the lowest priority, so the window keeps its frame rate on a machine
+    // whose cores the run would otherwise take (Linux's nice value is a thread's own).
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 19);
     f->run();
     f->finished = true;
   });
