@@ -99,16 +99,46 @@ std::string ending(const Recorded& rec) {
   return "the program stopped without handing back this case's output";
 }
 
+// The trusted check's first lines: what it checks, against what, and on which backend.
+void say_checking(std::ostream& out, int number, const std::string& slug, const RunOptions& options,
+                  const std::string& banner) {
+  out << "checking lesson " << (number < 10 ? "0" : "") << number << " " << slug
+      << ": the submission's outputs in " << options.grade_check
+      << " against this grader's own inputs (seed " << options.grade_seed << ") and references\n";
+  out << banner.substr(0, banner.find('\n')) << '\n';
+}
+
+// What is wrong with a record before any case is looked at, or nothing.
+std::string record_problem(const Recorded& rec, Backend backend) {
+  if (!rec.malformed.empty())
+    return "the outputs the submission handed back are not in the grader's format: " +
+           rec.malformed;
+  if (rec.backend.empty() && rec.cases.empty())
+    return "the submission handed back no outputs (" +
+           (rec.end.empty() ? std::string("it stopped before its first case") : ending(rec)) + ")";
+  if (rec.backend != std::string(to_string(backend)))
+    return "the submission ran on the " + rec.backend + " backend; this grade is on the " +
+           std::string(to_string(backend));
+  return "";
+}
+
+// The failure of a record that ran out (or went out of order) at `last_case`: a hang where the
+// run went silent.
+std::string missing_failure(const NoRecord& missing, const std::string& last_case,
+                            const RunOptions& options, BugClass& bug) {
+  if (missing.why != "silent") return last_case + ": " + missing.why;
+  bug = BugClass::hang;
+  return last_case + ": no progress for " + general(options.case_timeout_s, 3) +
+         " s, so the grader stopped it: the kernel hangs (a loop whose condition never changes, or "
+         "threads waiting for others that never come)";
+}
+
 int check_recorded(std::ostream& out, const std::string& program_path, int number,
                    const std::vector<Plan>& mine, const RunOptions& options,
                    const LessonExtras& extras) {
-  const Plan& own = mine.front();
-  out << "checking lesson " << (number < 10 ? "0" : "") << number << " " << own.slug
-      << ": the submission's outputs in " << options.grade_check
-      << " against this grader's own inputs (seed " << options.grade_seed << ") and references\n";
   std::ostringstream banner;
   auto device = open_device(options, banner);
-  out << banner.str().substr(0, banner.str().find('\n')) << '\n';
+  say_checking(out, number, std::string(mine.front().slug), options, banner.str());
   const Backend backend = device->backend();
   const DeviceShape shape = device->shape();
   // a few kilobytes for a whole grade; anything near this is not a grade's outputs
@@ -123,16 +153,8 @@ int check_recorded(std::ostream& out, const std::string& program_path, int numbe
     result = "SKIPPED", code = exit_skipped;
     out << "this lesson calls NVIDIA's compiled libraries: it has no " << to_string(backend)
         << " version to grade\n";
-  } else if (!rec.malformed.empty()) {
-    failure =
-        "the outputs the submission handed back are not in the grader's format: " + rec.malformed;
-  } else if (rec.backend.empty() && rec.cases.empty()) {
-    failure = "the submission handed back no outputs (" +
-              (rec.end.empty() ? std::string("it stopped before its first case") : ending(rec)) +
-              ")";
-  } else if (rec.backend != std::string(to_string(backend))) {
-    failure = "the submission ran on the " + rec.backend + " backend; this grade is on the " +
-              std::string(to_string(backend));
+  } else if (const std::string problem = record_problem(rec, backend); !problem.empty()) {
+    failure = problem;  // out of format, empty, or from another backend
   } else {
     std::size_t next = 0;
     std::map<std::tuple<std::uint64_t, std::uint64_t, int>, Reference> references;
@@ -179,14 +201,7 @@ int check_recorded(std::ostream& out, const std::string& program_path, int numbe
         out << "all " << g.cases_run + (extras.target ? 1 : 0) << " cases right\n";
       }
     } catch (const NoRecord& missing) {
-      if (missing.why == "silent") {
-        bug = BugClass::hang;
-        failure = last_case + ": no progress for " + general(options.case_timeout_s, 3) +
-                  " s, so the grader stopped it: the kernel hangs (a loop whose condition never "
-                  "changes, or threads waiting for others that never come)";
-      } else {
-        failure = last_case + ": " + missing.why;
-      }
+      failure = missing_failure(missing, last_case, options, bug);
     }
   }
   print_verdict(out, program_path, number, result, bug, failure);
@@ -338,12 +353,9 @@ std::pair<BugClass, std::string> rerun_failure(int pass, const std::optional<std
 int check_runs(std::ostream& out, const std::string& program_path, int number,
                const std::string& slug, const RunOptions& options,
                const std::function<std::optional<std::vector<GradedRun>>(Device&)>& cases) {
-  out << "checking lesson " << (number < 10 ? "0" : "") << number << " " << slug
-      << ": the submission's outputs in " << options.grade_check
-      << " against this grader's own inputs (seed " << options.grade_seed << ") and references\n";
   std::ostringstream banner;
   auto device = open_device(options, banner);
-  out << banner.str().substr(0, banner.str().find('\n')) << '\n';
+  say_checking(out, number, slug, options, banner.str());
   const Backend backend = device->backend();
   // every case's outputs in hex: a few megabytes at most
   const Recorded rec = read_recorded(options.grade_check, std::size_t{64} << 20);
@@ -354,16 +366,8 @@ int check_runs(std::ostream& out, const std::string& program_path, int number,
   if (!runs) {
     result = "SKIPPED", code = exit_skipped;
     out << "this build has no " << to_string(backend) << " version to grade\n";
-  } else if (!rec.malformed.empty()) {
-    failure =
-        "the outputs the submission handed back are not in the grader's format: " + rec.malformed;
-  } else if (rec.backend.empty() && rec.cases.empty()) {
-    failure = "the submission handed back no outputs (" +
-              (rec.end.empty() ? std::string("it stopped before its first case") : ending(rec)) +
-              ")";
-  } else if (rec.backend != std::string(to_string(backend))) {
-    failure = "the submission ran on the " + rec.backend + " backend; this grade is on the " +
-              std::string(to_string(backend));
+  } else if (const std::string problem = record_problem(rec, backend); !problem.empty()) {
+    failure = problem;  // out of format, empty, or from another backend
   } else {
     std::size_t next = 0;
     const auto take = [&](int pass, std::size_t i) -> const RecordedCase& {
@@ -406,14 +410,7 @@ int check_runs(std::ostream& out, const std::string& program_path, int number,
         out << "all " << next << " cases right\n";
       }
     } catch (const NoRecord& missing) {
-      if (missing.why == "silent") {
-        bug = BugClass::hang;
-        failure = last_case + ": no progress for " + general(options.case_timeout_s, 3) +
-                  " s, so the grader stopped it: the kernel hangs (a loop whose condition never "
-                  "changes, or threads waiting for others that never come)";
-      } else {
-        failure = last_case + ": " + missing.why;
-      }
+      failure = missing_failure(missing, last_case, options, bug);
     }
   }
   print_verdict(out, program_path, number, result, bug, failure);
