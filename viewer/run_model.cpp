@@ -195,6 +195,10 @@ void RunModel::Flight::run() {
     opts.sim_progress_s = 0;
 #ifdef __EMSCRIPTEN__
     opts.sim_threads = 1;  // the page has one thread
+#else
+    // a core left to the window's drawing (hardware_concurrency is 0 where it is not known)
+    const unsigned cores = std::thread::hardware_concurrency();
+    opts.sim_threads = cores > 1 ? cores - 1 : 1;
 #endif
     std::unique_ptr<Device> device = make_sim_device();
     apply_simulator_options(opts);
