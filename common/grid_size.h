@@ -106,7 +106,7 @@ inline std::uint64_t persistent_depth(std::uint64_t n, unsigned block, unsigned 
   return grid == 1 ? first : first + summation_depth(finish_block, ceil_div(grid, finish_block));
 }
 
-// The smallest power of two >= x (at most 2^31): how many lanes or threads lessons 18 and 19 give a
+// The smallest power of two >= x (at most 2^31): how many lanes or threads lessons 19 and 20 give a
 // row or a column tile of x loads before capping it.
 inline unsigned next_pow2(std::uint64_t x) {
   unsigned p = 1;

@@ -45,7 +45,12 @@ void launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
   // a bad configuration fails here, with the kernel's name, not at the next sync
   check_launch(name);
 #else
-  (void)stream;  // the simulator runs launches in order, like one stream
+  (void)stream;            // the simulator runs launches in order, like one stream
+  if (sim::capturing()) {  // recorded into a graph (common/graph.h): run at each replay
+    sim::record(
+        [=] { sim::launch(name, kernel, grid, block, smem_bytes, static_cast<Params>(args)...); });
+    return;
+  }
   sim::launch(name, kernel, grid, block, smem_bytes, static_cast<Params>(args)...);
 #endif
 }
@@ -131,7 +136,13 @@ void launch_ex(const char* name, void (*kernel)(Params...), dim3 grid, dim3 bloc
   check_cuda(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...), name);
   check_launch(name);
 #else
-  (void)stream;  // the simulator runs launches in order, like one stream
+  (void)stream;            // the simulator runs launches in order, like one stream
+  if (sim::capturing()) {  // recorded into a graph (common/graph.h): run at each replay
+    sim::record([=] {
+      sim::launch_ex(name, kernel, grid, block, smem_bytes, attrs, static_cast<Params>(args)...);
+    });
+    return;
+  }
   sim::launch_ex(name, kernel, grid, block, smem_bytes, attrs, static_cast<Params>(args)...);
 #endif
 }
@@ -152,8 +163,12 @@ inline void zero_async(void* dst, std::size_t bytes, void* stream) {
   RL_CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, static_cast<cudaStream_t>(stream)));
 #else
   (void)stream;
-  sim::synchronize();  // a launch_ex grid before it runs first
-  std::memset(dst, 0, bytes);
+  const auto zero = [dst, bytes] {
+    sim::synchronize();  // a launch_ex grid before it runs first
+    std::memset(dst, 0, bytes);
+  };
+  if (sim::capturing()) return sim::record(zero);  // in stream order at each replay
+  zero();
 #endif
 }
 

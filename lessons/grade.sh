@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
     --unsafe) unsafe=1; shift ;;
     --time-limit) value "$1" "seconds" "$@"; time_limit=$2; shift 2 ;;
     -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    [0-9][0-9]) [ -d "$(echo lessons/"$1"_*/)" ] || die "there is no lesson $1 (graded lessons are 01 to 21)"; lessons+=("$1"); shift ;;
+    [0-9][0-9]) [ -d "$(echo lessons/"$1"_*/)" ] || die "there is no lesson $1 (graded lessons are 01 to 22)"; lessons+=("$1"); shift ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -220,7 +220,7 @@ grade_all() {
   for name in $(selected); do
     log=$logs/$name.log
     if ! grep -q "^$name: " <<<"$targets"; then
-      # Not configured here: lesson 21 exists only where CUDA and NCCL were found.
+      # Not configured here: lesson 22 exists only where CUDA and NCCL were found.
       result=SKIPPED
       detail="this build has no $name (it needs CUDA and NCCL): no version to grade here"
     elif [ $boxed -eq 1 ]; then
@@ -268,7 +268,7 @@ if [ $self_check -eq 1 ]; then
   else
     solved=$(mktemp -d)
     for name in $(selected); do
-      # Every file of the exercise but its hints: a kernel header, or lesson 20's plan (axes_plan.cpp).
+      # Every file of the exercise but its hints: a kernel header, or lesson 21's plan (axes_plan.cpp).
       for f in lessons/$name/exercise/*; do
         [ "$(basename "$f")" = HINTS.md ] || cp "lessons/$name/$(basename "$f")" "$solved/"
       done

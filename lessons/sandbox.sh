@@ -43,7 +43,7 @@ mount_point() {
 
 # sandbox_watch: the trusted build's reducelab_sandbox_watch (set by grade.sh before any call);
 # sandbox_loopback: non-empty where the command may open internet sockets, which the sandbox's own
-# network (loopback alone) keeps in: lesson 21's NCCL bootstraps over TCP to itself.
+# network (loopback alone) keeps in: lesson 22's NCCL bootstraps over TCP to itself.
 # sandboxed ROOT BUILD BOX SUBMISSION HIDE LIMIT OUT -- COMMAND...: runs COMMAND in the sandbox,
 # stdout and stderr to OUT (cut at sandbox_output bytes); the source tree ROOT read-only, BOX (the
 # submission's own copy of the build) read-write at BUILD's path, SUBMISSION read-only at its own

@@ -269,7 +269,7 @@ void App::toolbar() {
   tab("Throughput", View::throughput);
   tab("Ladder bars", View::bars);
   tab("Several GPUs", View::scaling);
-  tab("Tables (lessons 17-20)", View::tables);
+  tab("Tables (lessons 18-21)", View::tables);
   tab("Reduction tree", View::tree);
   tab("Run", View::run);
   // What is loaded, in full: the path box takes what is left.
@@ -669,7 +669,7 @@ void App::frame(ImVec2 display, double dt) {
         scaling_.draw(runs_[static_cast<std::size_t>(run_)], ImGui::GetContentRegionAvail());
       else
         ImGui::TextUnformatted(
-            "No several-GPU results loaded. Lesson 21 writes them: reducelab scaling --json FILE.");
+            "No several-GPU results loaded. Lesson 22 writes them: reducelab scaling --json FILE.");
       break;
     case View::tables:
       tables_view_.draw(unique_tables(tables_), ImGui::GetContentRegionAvail());

@@ -1,6 +1,6 @@
 #pragma once
 // The viewer's state and its one window: a toolbar (views, path box, what is loaded), the error
-// strip, and the current view: one run's throughput or ladder bars, lesson 21's several-GPU
+// strip, and the current view: one run's throughput or ladder bars, lesson 22's several-GPU
 // scaling, the tables beyond the sum, or one or two traces' step figures with their sources.
 #include <imgui.h>
 
@@ -123,7 +123,7 @@ class App {
   BarView bars_;
   ScalingView scaling_;
   TablesView tables_view_;
-  std::vector<LessonTable> tables_;  // lessons 17-20, a merged record split by lesson
+  std::vector<LessonTable> tables_;  // lessons 18-21, a merged record split by lesson
   TreeView tree_left_, tree_right_;
   // the focus each side had last frame, to follow the one that moved
   int synced_block_[2] = {-1, -1};

@@ -50,13 +50,18 @@ void BarView::draw(const RunResults& d, ImVec2 size) {
   std::vector<std::string> texts;
   float name_w = 0, text_w = 0;
   double longest = 0;
+  bool any_bound = false;
   for (const auto& b : bars) {
-    char buf[96];
+    char buf[112];
+    // "*": launch-bound, the host's launches set the time (lesson 00); the tooltip says more.
+    const char* mark = b.launch_bound ? " *" : "";
+    any_bound = any_bound || b.launch_bound;
     if (b.speedup > 0)
-      std::snprintf(buf, sizeof buf, "%.1fx over 01   %.0f%% of ceiling   %.0f GB/s", b.speedup,
-                    b.pct_of_ceiling, b.gbps);
+      std::snprintf(buf, sizeof buf, "%.1fx over 01   %.0f%% of ceiling   %.0f GB/s%s", b.speedup,
+                    b.pct_of_ceiling, b.gbps, mark);
     else
-      std::snprintf(buf, sizeof buf, "%.0f%% of ceiling   %.0f GB/s", b.pct_of_ceiling, b.gbps);
+      std::snprintf(buf, sizeof buf, "%.0f%% of ceiling   %.0f GB/s%s", b.pct_of_ceiling, b.gbps,
+                    mark);
     texts.emplace_back(buf);
     name_w = std::max(name_w, ImGui::CalcTextSize(b.label.c_str()).x);
     text_w = std::max(text_w, ImGui::CalcTextSize(buf).x);
@@ -93,11 +98,16 @@ void BarView::draw(const RunResults& d, ImVec2 size) {
     dl->AddRectFilled({tp.x - 3, tp.y - 1}, {tp.x + ts.x + 3, tp.y + ts.y + 1}, kCanvasColor);
     dl->AddText(tp, kTextColor, texts[i].c_str());
     if (ImGui::IsMouseHoveringRect({origin.x, y}, {origin.x + size.x, y + row_h})) {
-      ImGui::SetTooltip("%s\n%s\n%.2f GB/s at n = %s on %s", b.label.c_str(), b.title.c_str(),
-                        b.gbps, format_size(chosen_n).c_str(), d.device.c_str());
+      const std::string times = bar_times_text(b);
+      ImGui::SetTooltip("%s\n%s\n%.2f GB/s at n = %s on %s%s", b.label.c_str(), b.title.c_str(),
+                        b.gbps, format_size(chosen_n).c_str(), d.device.c_str(), times.c_str());
     }
   }
   ImGui::Dummy({size.x, total_h + text_h + 6});
+  if (any_bound)
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kAxisColor),
+                       "* launch-bound: the GPU ran the call's kernels for under 80%% of its time "
+                       "(device time); the host's launches set the pace (lesson 15)");
 }
 
 }  // namespace rl::viewer

@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
       ->type_name("UINT");
   cli.add_option(
          "--view", opt.view,
-         "throughput, bars, scaling (lesson 21, several GPUs), tables (lessons 17-20), tree, or "
+         "throughput, bars, scaling (lesson 22, several GPUs), tables (lessons 18-21), tree, or "
          "run (the Run panel: a kernel of the course on the simulator)")
       ->check(CLI::IsMember({"throughput", "bars", "scaling", "tables", "tree", "run"}));
   cli.add_option(
@@ -268,7 +268,7 @@ int main(int argc, char** argv) {
     watch.viewer_build = RL_BUILD_DIR;
 #endif
     watch.viewer_tree = rl::viewer::default_source_root();
-    // A lesson can be watched where its kernel is traced on the simulator (lesson 15's are CUB's).
+    // A lesson can be watched where its kernel is traced on the simulator (lesson 16's are CUB's).
     watch.traced = [](int lesson) {
       const rl::Plan* p = rl::find_plan(lesson, rl::Backend::sim);
       return p != nullptr && p->reduce_traced != nullptr;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -49,8 +50,14 @@ ResultsFile parse_results(std::string_view text, const std::string& name) {
       row.gbps = r.opt(o, "gbps", where);
       row.pct_of_ceiling = r.opt(o, "pct_of_ceiling", where);
       row.vs_cub = r.opt(o, "vs_cub", where);
-      if (auto t = o.find("time"); t != o.end() && t->is_object())
+      if (auto t = o.find("time"); t != o.end() && t->is_object()) {
         row.median_ms = r.opt(*t, "median_ms", where + "time.");
+        row.launch = r.str_or(*t, "launch", "");
+      }
+      if (auto d = o.find("device_time"); d != o.end() && d->is_object())
+        row.device_ms = r.opt(*d, "median_ms", where + "device_time.");
+      if (auto l = o.find("launch_bound"); l != o.end() && l->is_boolean())
+        row.launch_bound = l->get<bool>();
       if (auto g = r.opt(o, "gpus", where)) {
         if (*g < 1 || *g > 4096 || *g != std::floor(*g))
           r.fail(where + "gpus must be an integer 1..4096");
@@ -118,6 +125,9 @@ std::vector<Series> build_series(const std::vector<ResultsFile>& files) {
       p.pct_of_ceiling = run.pct_of_ceiling.value_or(-1);
       p.vs_cub = run.vs_cub.value_or(-1);
       p.median_ms = run.median_ms.value_or(-1);
+      p.device_ms = run.device_ms.value_or(-1);
+      p.launch = run.launch;
+      p.launch_bound = run.launch_bound;
       p.verified = run.verified;
       p.block = run.block;
       auto it = std::find_if(s.points.begin(), s.points.end(),
@@ -238,8 +248,30 @@ std::vector<Bar> bars_at(const std::vector<Series>& series, double n, bool inclu
     b.speedup = base > 0 ? p->gbps / base : 0;
     b.pct_of_ceiling =
         p->pct_of_ceiling >= 0 ? p->pct_of_ceiling : (ceil > 0 ? 100.0 * p->gbps / ceil : 0);
+    b.median_ms = p->median_ms;
+    b.device_ms = p->device_ms;
+    b.launch = p->launch;
+    b.launch_bound = p->launch_bound;
     out.push_back(std::move(b));
   }
+  return out;
+}
+
+namespace {
+std::string micro(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f us", ms * 1000.0);
+  return buf;
+}
+}  // namespace
+
+std::string bar_times_text(const Bar& b) {
+  std::string out;
+  if (b.median_ms >= 0)
+    out += "\n" + micro(b.median_ms) + " a call" +
+           (b.launch.empty() ? "" : " (launched " + b.launch + ")");
+  if (b.device_ms >= 0) out += "\ndevice time " + micro(b.device_ms) + ", a call alone";
+  if (b.launch_bound) out += "\nlaunch-bound: the host's launches set the time, not the GPU";
   return out;
 }
 

@@ -22,7 +22,10 @@ struct RunRow {
   int block = 0;
   bool verified = false;
   std::optional<double> median_ms, gbps, pct_of_ceiling, vs_cub;
-  int gpus = 0;  // several-GPU runs (lesson 21) say how many GPUs; 0: a one-GPU run
+  std::optional<double> device_ms;  // the call alone, on the GPU's clock (lesson 00)
+  std::string launch;         // "stream", "stream+PDL", "graph", "graph+PDL"; "" in older files
+  bool launch_bound = false;  // device time under 80% of the time: the host set the pace
+  int gpus = 0;               // several-GPU runs (lesson 22) say how many GPUs; 0: a one-GPU run
   std::optional<double> scaling_efficiency;
 };
 
@@ -48,6 +51,9 @@ struct SeriesPoint {
   double pct_of_ceiling = -1;  // -1: unknown
   double vs_cub = -1;
   double median_ms = -1;
+  double device_ms = -1;  // -1: unknown
+  std::string launch;
+  bool launch_bound = false;
   bool verified = true;
   int block = 0;  // the run's block size; 0: unknown (and for the ceiling and CUB)
 };
@@ -84,7 +90,7 @@ struct RunResults {
   std::string created_utc;     // when the run was recorded, as its file says ("" when it does not)
   std::optional<double> peak;  // its DRAM peak, when a file reports it
   std::vector<Series> series;  // its one-GPU runs, with the ceiling and CUB measured on it
-  std::vector<ScalingPoint> scaling;  // its several-GPU runs (lesson 21), by GPU count
+  std::vector<ScalingPoint> scaling;  // its several-GPU runs (lesson 22), by GPU count
   std::string file;
   int max_gpus = 1;
   // For a picker: "NVIDIA H100 80GB HBM3, 2026-11-23 17:50 UTC (h100-bench.json)".
@@ -103,10 +109,18 @@ struct Bar {
   double gbps = 0;
   double speedup = 0;         // over lesson 01 at the same n (0: lesson 01 not measured there)
   double pct_of_ceiling = 0;  // from the run; or from the ceiling series; 0 when unknown
+  double median_ms = -1, device_ms = -1;  // the time a call and its device time; -1: unknown
+  std::string launch;                     // how the run's calls were launched ("" unknown)
+  bool launch_bound = false;
 };
 
 // The ladder at one size: the lessons' own kernels (variant "") plus variants, in lesson order.
 std::vector<Bar> bars_at(const std::vector<Series>& series, double n, bool include_variants);
+
+// A bar's times for its tooltip, each on a line of its own after a newline: "5.82 us a call
+// (launched stream+PDL)", "device time 4.80 us, a call alone", and where it was launch-bound, that
+// the host's launches set the time. Empty where the run recorded neither.
+std::string bar_times_text(const Bar& b);
 
 std::string format_size(double n);  // "2^24" for powers of two, else the number
 

@@ -24,7 +24,7 @@
 #include "common/host/trace_run.h"
 #include "common/sim/options.h"
 #include "common/sim/run_hook.h"
-#include "lessons/16_common_bugs/bugs.h"
+#include "lessons/17_common_bugs/bugs.h"
 
 #ifdef __EMSCRIPTEN__
 #include "common/sim/fiber.h"
@@ -64,7 +64,7 @@ std::vector<RunChoice> make_choices() {
     out.push_back(c);
   }
   // The side lesson: its fixes, then its broken kernels, each compared with its fix.
-  static const Plans fixes = lesson_plans<16, Backend::sim>();
+  static const Plans fixes = lesson_plans<17, Backend::sim>();
   static const Plans broken = bugs::broken_plans<Backend::sim>();
   for (const Plan& p : fixes) {
     RunChoice c;

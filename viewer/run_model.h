@@ -25,7 +25,7 @@ struct RunChoice {
   std::string
       key;  // stable across renumbering: "sequential_addressing", "common_bugs/dropped_block"
   std::string label;    // "03 Sequential addressing", "18 broken: missing_barrier_in_loop"
-  bool broken = false;  // one of lesson 16's broken kernels
+  bool broken = false;  // one of lesson 17's broken kernels
   const Plan* solution = nullptr;  // what its trace is compared with (its own plan, or the fix)
 };
 

@@ -10,12 +10,12 @@ namespace rl::viewer {
 void ScalingView::draw(const RunResults& d, ImVec2 size) {
   if (d.scaling.empty()) {
     ImGui::TextUnformatted(
-        "No several-GPU results for this device. Lesson 21 writes them (reducelab scaling --json "
+        "No several-GPU results for this device. Lesson 22 writes them (reducelab scaling --json "
         "FILE).");
     return;
   }
   ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.7f, 1),
-                     "Lesson 21 on up to %d x %s: each GPU reduces its share, then one NCCL "
+                     "Lesson 22 on up to %d x %s: each GPU reduces its share, then one NCCL "
                      "all-reduce. Aggregate GB/s: all "
                      "GPUs' input bytes / the median time.",
                      d.max_gpus, d.device.c_str());

@@ -1,5 +1,5 @@
 #pragma once
-// Lesson 21 on several GPUs of one device: the aggregate GB/s against the GPU count beside the
+// Lesson 22 on several GPUs of one device: the aggregate GB/s against the GPU count beside the
 // ideal (the one-GPU rate times the count), the scaling efficiency against the GPU count, and the
 // figures as a table. Its own view: these runs read GPUs x the memory of one, so they never share
 // a plot (or its peak) with one-GPU runs.

@@ -39,7 +39,7 @@ std::string joined(const json& a, const char* sep, const char* open, const char*
 std::string label_of(const json& run) {
   std::string label;
   auto add = [&](const std::string& part) { label += (label.empty() ? "" : " ") + part; };
-  // reducelab.beyond's runs name their lesson ("18_row_reduce"): its number starts the label.
+  // reducelab.beyond's runs name their lesson ("19_row_reduce"): its number starts the label.
   if (const auto it = run.find("lesson"); it != run.end() && it->is_string()) {
     const std::string lesson = it->get<std::string>();
     if (!lesson.empty()) add(lesson.substr(0, lesson.find('_')));
@@ -68,7 +68,7 @@ bool looks_like_lesson_tables(std::string_view text) {
 
 namespace {
 
-// "18_row_reduce" -> 14; 0 when it does not start with a number.
+// "19_row_reduce" -> 14; 0 when it does not start with a number.
 int lesson_number(const std::string& s) {
   int n = 0;
   std::size_t i = 0;
@@ -119,13 +119,13 @@ LessonTable table_from(const json& doc, const std::string& name) {
     const auto axis = doc.find("axis");
     const std::string a = axis != doc.end() && axis->is_string() ? axis->get<std::string>() : "";
     if (f.schema == "reducelab.ops")
-      f.lesson = 17;
-    else if (f.schema == "reducelab.matrix" && a == "rows")
       f.lesson = 18;
-    else if (f.schema == "reducelab.matrix" && a == "columns")
+    else if (f.schema == "reducelab.matrix" && a == "rows")
       f.lesson = 19;
-    else if (f.schema == "reducelab.axes")
+    else if (f.schema == "reducelab.matrix" && a == "columns")
       f.lesson = 20;
+    else if (f.schema == "reducelab.axes")
+      f.lesson = 21;
   }
   return f;
 }

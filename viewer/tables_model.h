@@ -15,7 +15,7 @@ namespace rl::viewer {
 struct ComparisonRow {
   std::string label;                 // "argmax float16", "sum float32 4096x4096 dims {1}"
   std::optional<double> gbps;        // absent on the simulator
-  std::optional<double> pct_of_sum;  // lesson 17: this run against its type's sum
+  std::optional<double> pct_of_sum;  // lesson 18: this run against its type's sum
   std::optional<double> vs_cub, vs_torch, vs_best;  // > 1: faster than that library
   bool verified = false;
 };
@@ -24,7 +24,7 @@ struct LessonTable {
   std::string path, schema, device, backend;
   // 13..16 when the record says (or its schema implies) which; 0: unknown
   int lesson = 0;
-  std::string part;  // for a merged record's table: the lesson it holds ("18_row_reduce")
+  std::string part;  // for a merged record's table: the lesson it holds ("19_row_reduce")
   std::vector<ComparisonRow> rows;
 };
 

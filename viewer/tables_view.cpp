@@ -42,7 +42,7 @@ std::string figure_text(const ComparisonRow& r) {
 
 void TablesView::draw(const std::vector<const LessonTable*>& tables, ImVec2 size) {
   if (tables.empty()) {
-    ImGui::TextUnformatted("No lesson tables loaded. Lessons 17-20 write one with --json FILE.");
+    ImGui::TextUnformatted("No lesson tables loaded. Lessons 18-21 write one with --json FILE.");
     return;
   }
   ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.7f, 1),

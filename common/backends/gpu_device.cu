@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,10 @@
 #include "common/backends/gpu/check.h"
 #include "common/backends/gpu/streaming_ceiling.cuh"
 #include "common/host/device.h"
+#include "common/host/timeline_calls.h"  // split_into_calls
+#if RL_HAVE_CUPTI
+#include "common/backends/gpu/cupti_activity.h"
+#endif
 
 namespace rl {
 namespace {
@@ -135,7 +140,7 @@ class GpuDevice final : public Device {
   }
 
   Timing time(const std::function<void(std::size_t)>& body, std::size_t copies,
-              const Sampling& sampling) override {
+              const Sampling& sampling, LaunchPath launch) override {
     EventPair ev;
     std::size_t next = 0;
     auto run = [&](unsigned calls) {
@@ -152,6 +157,13 @@ class GpuDevice final : public Device {
     RL_CUDA_CHECK(cudaEventElapsedTime(&one, ev.start, ev.stop));
     const auto calls = static_cast<unsigned>(
         std::clamp(sampling.min_sample_ms / std::max(one, 1e-4f), 1.0, 4096.0));
+    if (launch == LaunchPath::graph) {
+      // A graph's replay costs the host a launch of its own and starts after the graph before it
+      // has ended: a sample of at least 1 ms of calls leaves that a small share of each call.
+      const auto graph_calls = static_cast<unsigned>(
+          std::clamp(std::max(sampling.min_sample_ms, 1.0) / std::max(one, 1e-4f), 1.0, 4096.0));
+      return time_graphs(run, graph_calls, copies, sampling, ev);
+    }
     std::vector<double> per_call;
     for (unsigned s = 0; s < std::max(1u, sampling.samples); ++s) {
       // A lead-in call, untimed, keeps the GPU busy while the host queues the start event and the
@@ -167,38 +179,97 @@ class GpuDevice final : public Device {
       RL_CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
       per_call.push_back(static_cast<double>(ms) / calls);
     }
-    return {summarize(std::move(per_call)), calls, false};
+    return {summarize(std::move(per_call)), calls, false, {LaunchPath::stream, false}};
+  }
+
+  std::optional<Summary> device_time(const std::function<void(std::size_t)>& body,
+                                     std::size_t copies, unsigned calls) override {
+#if RL_HAVE_CUPTI
+    for (std::size_t k = 0; k < std::min<std::size_t>(copies, 3); ++k) body(k);  // warm-up
+    synchronize();
+    cupti::start({CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL});
+    std::vector<CallWindow> windows;
+    for (unsigned c = 0; c < calls; ++c) {
+      const std::uint64_t begin = cupti::now();
+      body((3 + c) % copies);
+      synchronize();  // one call at a time: its kernels overlap no other call's
+      windows.push_back({begin, cupti::now()});
+    }
+    cupti::Records records = cupti::take();
+    cupti::stop();
+    std::vector<double> per_call;
+    for (const CallRecords& call :
+         split_into_calls(std::move(records.api), std::move(records.device), windows)) {
+      // What the GPU spent running the call's kernels: the time at least one of them ran, so the
+      // gaps between them (the queue's, the host's) are left out, and the overlap of a kernel
+      // launched with the dependent launch with the one before it is counted once.
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+      for (const DeviceRecord& k : call.device)
+        if (k.kind == DeviceRecord::Kind::kernel && k.end > k.start)
+          spans.emplace_back(k.start, k.end);
+      std::sort(spans.begin(), spans.end());
+      std::uint64_t busy = 0, covered = 0;  // `covered`: the latest end counted so far
+      for (const auto& [start, end] : spans) {
+        if (end <= covered) continue;
+        busy += end - std::max(start, covered);
+        covered = end;
+      }
+      if (busy > 0) per_call.push_back(static_cast<double>(busy) * 1e-6);
+    }
+    if (per_call.size() < calls / 2 + 1) return std::nullopt;  // CUPTI saw too few of the calls
+    return summarize(std::move(per_call));
+#else
+    (void)body, (void)copies, (void)calls;
+    return std::nullopt;
+#endif
   }
 
   std::optional<Ceiling> ceiling(const float* const* copies, std::size_t n_copies, std::uint64_t n,
-                                 const Sampling& sampling) override {
-    // The ceiling is the best of two shapes, each a full GPU of resident blocks: 1024-thread blocks
-    // read fastest at large sizes, 256-thread blocks at small ones (measured on the H100).
+                                 const Sampling& sampling, LaunchWay way) override {
+    // The ceiling is the fastest of four shapes: 256- and 1024-thread blocks (1024 read fastest at
+    // large sizes, 256 at small ones on the H100), each with a full GPU of resident blocks or with
+    // no more blocks than the input feeds at 16 floats a thread (fewer blocks start and end sooner).
     Ceiling c;
+    const auto kernel = way.programmatic ? gpu::stream_read<true> : gpu::stream_read<false>;
     for (const unsigned block : stream_read_blocks) {
-      const unsigned grid = shape_.sm_count * (shape_.max_threads_per_sm / block);
-      ensure_sink(grid);
-      const Timing t = time(
+      const unsigned full = shape_.sm_count * (shape_.max_threads_per_sm / block);
+      const auto fed = static_cast<unsigned>(
+          std::clamp<std::uint64_t>((n + 16 * block - 1) / (16 * block), 1, full));
+      std::vector<unsigned> grids{full};
+      if (fed != full) grids.push_back(fed);
+      for (const unsigned grid : grids) {
+        ensure_sink(grid);
+        const auto read = [&](std::size_t k) {
+          launch_ceiling(kernel, grid, block, way.programmatic, copies[k], n);
+        };
+        Timing t = time(read, n_copies, sampling, way.launch);
+        t.way = way;
+        if (c.read.ms.count == 0 || t.ms.median < c.read.ms.median)
+          c.read = t, c.read_block = block, c.read_grid = grid;
+      }
+    }
+    {
+      ensure_sink(c.read_grid);
+      const unsigned grid = c.read_grid, block = c.read_block;
+      c.device_ms = device_time(
           [&](std::size_t k) {
-            gpu::stream_read<<<grid, block, 0, stream_>>>(copies[k], n, sink_);
-            check_launch("stream_read");
+            launch_ceiling(kernel, grid, block, way.programmatic, copies[k], n);
           },
-          n_copies, sampling);
-      if (c.read.ms.count == 0 || t.ms.median < c.read.ms.median) c.read = t, c.read_block = block;
+          n_copies, device_time_calls);
     }
     const double bytes = static_cast<double>(n) * sizeof(float);
     c.read_gbps = c.read.ms.median > 0 ? bytes / (c.read.ms.median * 1e6) : 0.0;
     // The copy ceiling writes into a buffer of its own (never into an input, which later runs
     // read); where memory is too short for one, that figure is left out rather than the input
-    // harmed.
-    if (n > 0 && n * sizeof(float) < free_bytes() / 2) {
+    // harmed. Only on the plain stream: it is a figure of the memory, not of a launch way.
+    if (way == LaunchWay{} && n > 0 && n * sizeof(float) < free_bytes() / 2) {
       float* dst = static_cast<float*>(allocate(n * sizeof(float)));
       const Timing t = time(
           [&](std::size_t k) {
             RL_CUDA_CHECK(cudaMemcpyAsync(dst, copies[k], n * sizeof(float),
                                           cudaMemcpyDeviceToDevice, stream_));
           },
-          n_copies, sampling);
+          n_copies, sampling, LaunchPath::stream);
       release(dst);
       c.copy_gbps = 2.0 * bytes / (t.ms.median * 1e6);
     }
@@ -206,26 +277,108 @@ class GpuDevice final : public Device {
   }
 
   std::optional<Timing> cub_sum(const float* const* copies, std::size_t n_copies, std::uint64_t n,
-                                const Sampling& sampling, float* result) override {
-    const auto items = static_cast<std::int64_t>(n);
+                                const Sampling& sampling, float* result,
+                                LaunchPath launch) override {
+    ensure_cub_temp(copies[0], n, result);
+    Timing t =
+        time([&](std::size_t k) { cub_call(copies[k], n, result); }, n_copies, sampling, launch);
+    t.way = {launch, false};
+    return t;
+  }
+
+  std::optional<Summary> cub_device_time(const float* const* copies, std::size_t n_copies,
+                                         std::uint64_t n, float* result) override {
+    ensure_cub_temp(copies[0], n, result);
+    return device_time([&](std::size_t k) { cub_call(copies[k], n, result); }, n_copies,
+                       device_time_calls);
+  }
+
+ private:
+  static constexpr std::size_t staging_bytes = std::size_t{64} << 20;
+
+  // LaunchPath::graph: a sample's `calls` calls recorded into one graph by stream capture, then the
+  // graph replayed. Graphs are recorded over successive input copies, as many as rotate through
+  // the copies (at most 32), and replayed in turn, so that most sizes still read DRAM.
+  template <class Run>
+  Timing time_graphs(Run& run, unsigned calls, std::size_t copies, const Sampling& sampling,
+                     EventPair& ev) {
+    const std::size_t count = std::clamp<std::size_t>((copies + calls - 1) / calls, 1, 32);
+    std::vector<cudaGraphExec_t> graphs;
+    const auto destroy = [&] {
+      for (cudaGraphExec_t g : graphs) cudaGraphExecDestroy(g);
+    };
+    try {
+      for (std::size_t g = 0; g < count; ++g) {
+        RL_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+        run(calls);
+        cudaGraph_t graph{};
+        RL_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+        cudaGraphExec_t exec{};
+        const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
+        cudaGraphDestroy(graph);
+        RL_CUDA_CHECK(e);
+        graphs.push_back(exec);
+        RL_CUDA_CHECK(cudaGraphUpload(exec, stream_));
+      }
+      std::size_t turn = 0;
+      const auto replay = [&] { RL_CUDA_CHECK(cudaGraphLaunch(graphs[turn++ % count], stream_)); };
+      replay();  // warm: the first replay of a graph sets it up on the device
+      synchronize();
+      std::vector<double> per_call;
+      for (unsigned s = 0; s < std::max(1u, sampling.samples); ++s) {
+        replay();  // the lead-in, as on the stream
+        RL_CUDA_CHECK(cudaEventRecord(ev.start, stream_));
+        replay();
+        RL_CUDA_CHECK(cudaEventRecord(ev.stop, stream_));
+        RL_CUDA_CHECK(cudaEventSynchronize(ev.stop));
+        float ms = 0.0f;
+        RL_CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
+        per_call.push_back(static_cast<double>(ms) / calls);
+      }
+      destroy();
+      return {summarize(std::move(per_call)), calls, false, {LaunchPath::graph, false}};
+    } catch (...) {
+      cudaGraph_t dropped{};
+      if (cudaStreamEndCapture(stream_, &dropped) == cudaSuccess && dropped)
+        cudaGraphDestroy(dropped);  // a failed capture is ended, so the stream works again
+      cudaGetLastError();
+      destroy();
+      throw;
+    }
+  }
+
+  // The ceiling kernel, on the stream or with the programmatic-dependency attribute.
+  void launch_ceiling(void (*kernel)(const float*, std::uint64_t, float*), unsigned grid,
+                      unsigned block, bool programmatic, const float* in, std::uint64_t n) {
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(grid);
+    config.blockDim = dim3(block);
+    config.stream = stream_;
+    config.attrs = programmatic ? &attribute : nullptr;
+    config.numAttrs = programmatic ? 1 : 0;
+    const std::string what = "stream_read<<<" + std::to_string(grid) + ", " +
+                             std::to_string(block) + ">>>" + (programmatic ? " (PDL)" : "");
+    check_cuda(cudaLaunchKernelEx(&config, kernel, in, n, sink_), what.c_str());
+  }
+
+  void ensure_cub_temp(const float* in, std::uint64_t n, float* result) {
     std::size_t temp_bytes = 0;
-    RL_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, copies[0], result, items, stream_));
+    RL_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, result,
+                                         static_cast<std::int64_t>(n), stream_));
     if (temp_bytes > cub_temp_bytes_) {
       if (cub_temp_) RL_CUDA_CHECK(cudaFree(cub_temp_));
       cub_temp_ = allocate(temp_bytes);
       cub_temp_bytes_ = temp_bytes;
     }
-    return time(
-        [&](std::size_t k) {
-          std::size_t bytes = cub_temp_bytes_;
-          RL_CUDA_CHECK(
-              cub::DeviceReduce::Sum(cub_temp_, bytes, copies[k], result, items, stream_));
-        },
-        n_copies, sampling);
   }
-
- private:
-  static constexpr std::size_t staging_bytes = std::size_t{64} << 20;
+  void cub_call(const float* in, std::uint64_t n, float* result) {
+    std::size_t bytes = cub_temp_bytes_;
+    RL_CUDA_CHECK(cub::DeviceReduce::Sum(cub_temp_, bytes, in, result, static_cast<std::int64_t>(n),
+                                         stream_));
+  }
   void ensure_staging() {
     if (!staging_) RL_CUDA_CHECK(cudaMallocHost(&staging_, staging_bytes));
   }

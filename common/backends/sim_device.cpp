@@ -59,8 +59,10 @@ class SimDevice final : public Device {
   void* stream() override { return nullptr; }
   std::size_t rotation_copies(std::size_t) const override { return 1; }
 
-  Timing time(const std::function<void(std::size_t)>& body, std::size_t,
-              const Sampling& sampling) override {
+  // The simulator has no graphs to replay: a graph-launched plan's calls run one by one, and its
+  // times say as little of a GPU as every simulated time.
+  Timing time(const std::function<void(std::size_t)>& body, std::size_t, const Sampling& sampling,
+              LaunchPath launch) override {
     std::vector<double> ms;
     for (unsigned s = 0; s < std::max(1u, sampling.samples); ++s) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -69,14 +71,22 @@ class SimDevice final : public Device {
       ms.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
-    return {summarize(std::move(ms)), 1, true};
+    return {summarize(std::move(ms)), 1, true, {launch, false}};
   }
-  std::optional<Ceiling> ceiling(const float* const*, std::size_t, std::uint64_t,
-                                 const Sampling&) override {
+  std::optional<Summary> device_time(const std::function<void(std::size_t)>&, std::size_t,
+                                     unsigned) override {
+    return std::nullopt;
+  }
+  std::optional<Ceiling> ceiling(const float* const*, std::size_t, std::uint64_t, const Sampling&,
+                                 LaunchWay) override {
     return std::nullopt;
   }
   std::optional<Timing> cub_sum(const float* const*, std::size_t, std::uint64_t, const Sampling&,
-                                float*) override {
+                                float*, LaunchPath) override {
+    return std::nullopt;
+  }
+  std::optional<Summary> cub_device_time(const float* const*, std::size_t, std::uint64_t,
+                                         float*) override {
     return std::nullopt;
   }
 };

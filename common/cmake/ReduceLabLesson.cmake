@@ -1,5 +1,5 @@
 # How a lesson is built: which file is its kernel in this build, and the lesson's plan.cu (lessons
-# 01-12) or kernel table (lessons 17-20: <name>_kernels.cu, which includes the kernel header and the
+# 01-12) or kernel table (lessons 18-21: <name>_kernels.cu, which includes the kernel header and the
 # lesson's launch plan, plan.cuh) compiled once per backend.
 #
 # One mechanism says which kernel file a build compiled, for every lesson (01-20): the lesson's code
@@ -111,7 +111,7 @@ function(reducelab_exercise_object target kernel)
 endfunction()
 
 # reducelab_add_lesson(NUMBER 3 SLUG sequential_addressing KERNEL sequential_addressing.cuh [SIDE])
-# Lessons 01-15: compiles the lesson's plan.cu twice, by nvcc for the GPU (where CUDA is found) and
+# Lessons 01-16: compiles the lesson's plan.cu twice, by nvcc for the GPU (where CUDA is found) and
 # by g++ for the simulator, each into an object library; links both into the executable NN_slug with
 # main.cpp, and records them so that the runner and the tests can link every lesson. SIDE: a side
 # lesson (15), built the same way but not recorded: it is no rung of the ladder.
@@ -152,17 +152,17 @@ function(reducelab_add_lesson)
   endif()
 endfunction()
 
-# Lessons 17-20 take the operator and the element type as values, so they do not fit the float-sum
+# Lessons 18-21 take the operator and the element type as values, so they do not fit the float-sum
 # plans of reducelab_add_lesson: each lesson's kernels sit behind a table of plain functions, filled by
 # its TABLE (<name>_kernels.cu) from the kernel header and the lesson's launch plan (plan.cuh: what
-# plan.cu is to lessons 01-15), and compiled once per backend like a plan.cu: by nvcc for the GPU
+# plan.cu is to lessons 01-16), and compiled once per backend like a plan.cu: by nvcc for the GPU
 # (where CUDA is found) and by g++ for the simulator (common/host/backend_copies.h).
 #
-# reducelab_add_typed_lesson(NUMBER 18 SLUG row_reduce KERNEL row_reduce.cuh LIBRARY lesson18_rows
+# reducelab_add_typed_lesson(NUMBER 19 SLUG row_reduce KERNEL row_reduce.cuh LIBRARY lesson19_rows
 #                            TABLE rows_kernels.cu SOURCES rows_host.cpp GPU_SOURCES cub_rows.cu)
 # builds the static library LIBRARY (the table's copies, SOURCES, and GPU_SOURCES where CUDA is found),
 # which the executable NN_slug (main.cpp) and the tests link. KERNEL is the file the student writes:
-# a kernel header that the table includes by its path in the tree, or (lesson 20) a host source that
+# a kernel header that the table includes by its path in the tree, or (lesson 21) a host source that
 # the library compiles through a one-line file that includes it by that path. Either way
 # reducelab_use_kernel puts the chosen file in its place and names it (RL_KERNEL_SOURCE, which the
 # table hands on as its `source`).
@@ -189,7 +189,7 @@ function(reducelab_add_typed_lesson)
   reducelab_use_kernel(${L_LIBRARY} "${L_KERNEL}" "${kernel}" "${kernel_source}")
 
   # The exercise must compile too, though only a student build links it: a host source by g++, a
-  # kernel header by nvcc where REDUCELAB_EXERCISES_NVCC asks for it (as for lessons 01-15).
+  # kernel header by nvcc where REDUCELAB_EXERCISES_NVCC asks for it (as for lessons 01-16).
   if(NOT REDUCELAB_STUDENT)
     if(L_KERNEL MATCHES "\\.cpp$")
       reducelab_exercise_object(lesson${nn}_exercise "${L_KERNEL}" "${kernel_unit}")

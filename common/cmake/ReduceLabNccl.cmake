@@ -1,4 +1,4 @@
-# NCCL is optional: with it (and CUDA) lesson 21 builds; without it the rest of the ladder does.
+# NCCL is optional: with it (and CUDA) lesson 22 builds; without it the rest of the ladder does.
 # Sets REDUCELAB_HAVE_NCCL and, when found, the imported target ReduceLab::nccl. Looks in, in order:
 # -DNCCL_ROOT / $NCCL_ROOT, the CUDA toolkit, and the pip wheel `nvidia-nccl-cu*` of python3.
 set(REDUCELAB_HAVE_NCCL OFF)
@@ -35,11 +35,11 @@ if(REDUCELAB_HAVE_CUDA)
     set_target_properties(ReduceLab::nccl PROPERTIES IMPORTED_LOCATION "${NCCL_LIBRARY}"
                                                      INTERFACE_INCLUDE_DIRECTORIES "${NCCL_INCLUDE_DIR}")
     set(REDUCELAB_HAVE_NCCL ON)
-    message(STATUS "ReduceLab: NCCL ${_rl_nccl_version} found (${NCCL_LIBRARY}): lesson 21 (multi-GPU) is built")
+    message(STATUS "ReduceLab: NCCL ${_rl_nccl_version} found (${NCCL_LIBRARY}): lesson 22 (multi-GPU) is built")
   else()
     message(STATUS "ReduceLab: NCCL not found (nccl.h and libnccl in -DNCCL_ROOT, $NCCL_ROOT, the CUDA toolkit "
-                   "or the python3 wheel nvidia-nccl): lesson 21 (multi-GPU) is left out")
+                   "or the python3 wheel nvidia-nccl): lesson 22 (multi-GPU) is left out")
   endif()
 else()
-  message(STATUS "ReduceLab: lesson 21 (multi-GPU, NCCL) is left out: it needs the GPU backend")
+  message(STATUS "ReduceLab: lesson 22 (multi-GPU, NCCL) is left out: it needs the GPU backend")
 endif()

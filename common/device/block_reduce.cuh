@@ -1,5 +1,5 @@
 #pragma once
-// Lesson 09's block sum with the + taken out (lesson 17's idea, for lessons 17-20): any operator's
+// Lesson 09's block sum with the + taken out (lesson 18's idea, for lessons 18-21): any operator's
 // combine, any accumulator (a float, a (value, index) pair, a (count, mean, M2) triple), through
 // the same two stages of warp shuffles.
 #include <cstring>

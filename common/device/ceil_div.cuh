@@ -1,6 +1,6 @@
 #pragma once
 // ceil(a / b), on the host and in a kernel: the grid sizes every plan computes (common/launch.h
-// includes this file), and the loads of a row or a column that lessons 18 and 19's kernels count.
+// includes this file), and the loads of a row or a column that lessons 19 and 20's kernels count.
 #include <cstdint>
 
 #include "common/cuda_compat.h"

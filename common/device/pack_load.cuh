@@ -1,5 +1,5 @@
 #pragma once
-// Lesson 17's loads, for the typed kernels of lessons 17-20: a thread reads 16 bytes at a time, a
+// Lesson 18's loads, for the typed kernels of lessons 18-21: a thread reads 16 bytes at a time, a
 // pack of pack_size<T> elements of any type, and widens them (reduce_ops.cuh's Widen) before any of
 // them is combined. Where the data is not 16-byte aligned, a "pack" is one element (load_width).
 #include <cstdint>
@@ -51,7 +51,7 @@ __device__ __forceinline__ void load_one(const T* at, wide_t<T> (&v)[load_width<
 }
 
 // Whether every row of a row-major matrix with rows of n elements, starting at `in`, starts on a
-// 16-byte boundary: then the rows can be read in whole packs (lessons 18 and 19 ask it).
+// 16-byte boundary: then the rows can be read in whole packs (lessons 19 and 20 ask it).
 template <class T>
 bool rows_vectorizable(const T* in, std::uint64_t n) {
   return reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && n * sizeof(T) % 16 == 0;

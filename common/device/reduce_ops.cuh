@@ -1,7 +1,7 @@
 #pragma once
-// Lesson 17's idea, for the lessons after it (14, 15, 16): what a reduction is made of. An operator
+// Lesson 18's idea, for the lessons after it (14, 15, 16): what a reduction is made of. An operator
 // is four things: the accumulator type, its identity, a transform applied to each (widened) input
-// before the fold, and an associative combine. Every kernel of lessons 17-20 folds through these
+// before the fold, and an associative combine. Every kernel of lessons 18-21 folds through these
 // and nothing else.
 #include <cmath>
 #include <cstdint>

@@ -3,7 +3,7 @@
 // 17-20 reach their kernels through a table of plain functions (OpsKernels, RowsKernels,
 // ColumnsKernels, AxesKernels) that take the operator and the element type as values; the lesson's
 // <name>_kernels.cu fills it, and CMake compiles that file once per backend, as it does a plan.cu
-// of lessons 01-15: by nvcc for the GPU (where CUDA is found) and by g++ for the simulator
+// of lessons 01-16: by nvcc for the GPU (where CUDA is found) and by g++ for the simulator
 // (reducelab_add_typed_lesson, common/cmake/ReduceLabLesson.cmake). Each copy defines
 // compiled_table<Table, this_backend>() (common/launch.h); table_for() picks a backend's copy.
 #include "common/host/plan.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The command line the lesson executables, the runner's subcommands and lessons 17-21 share
+// The command line the lesson executables, the runner's subcommands and lessons 18-22 share
 // (CLI11). Each program takes the shared options that mean something for it (RunOptionSet), so its
 // --help lists only options that work. Bad values never reach a kernel: they become a UsageError,
 // which main() prints as one line and answers with exit code 2.

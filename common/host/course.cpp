@@ -26,10 +26,10 @@ Plans in_order() {
 
 // The rungs in the order the course climbs them, which is the order of their folders: the tree
 // (01-06), more work a thread (07), the warp and the block (08-10), bytes in flight (11), one pass
-// (12), Hopper's dependent launch (13) and its other means, measured (14), and the libraries (15)
-// close the ladder.
+// (12), Hopper's dependent launch (13) and its other means, measured (14), the launch recorded into
+// a graph (15), and the libraries (16) close the ladder.
 const Plans& ladder_plans() {
-  static const Plans all = in_order<1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15>();
+  static const Plans all = in_order<1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16>();
   return all;
 }
 

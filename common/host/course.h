@@ -1,5 +1,5 @@
 #pragma once
-// The ladder, lessons 01-15, as one list of plans in the order the course climbs them (the
+// The ladder, lessons 01-16, as one list of plans in the order the course climbs them (the
 // folders' order): what `reducelab ladder` and `bench` run and the lesson test
 // suites check. A program that uses it links every lesson's plans (CMake: the target
 // reducelab_ladder).

@@ -23,6 +23,9 @@ struct OutOfDeviceMemory : std::runtime_error {
 // Threads per block of the streaming-read ceiling kernel: both are timed, the faster counts.
 inline constexpr unsigned stream_read_blocks[] = {256, 1024};
 
+// Calls whose device time is measured, one at a time (Device::device_time): the median is reported.
+inline constexpr unsigned device_time_calls = 30;
+
 struct Sampling {
   unsigned samples = 20;       // timed samples; the median is reported
   double min_sample_ms = 0.2;  // a sample repeats the work back to back until it lasts this long
@@ -33,6 +36,7 @@ struct Timing {
   Summary ms;  // per call, over the samples
   unsigned calls_per_sample = 1;
   bool simulated = false;  // wall-clock time of the CPU simulator: says nothing of a GPU
+  LaunchWay way;           // how the timed calls were launched
 };
 
 class Device {
@@ -56,24 +60,41 @@ class Device {
   // How many copies of an input of `bytes` to rotate through so that no timed call finds its input
   // in cache (1 on the simulator, which has no cache to speak of).
   virtual std::size_t rotation_copies(std::size_t bytes) const = 0;
-  // Times body(copy) with copy cycling over [0, copies), per the plan.
+  // Times body(copy) with copy cycling over [0, copies), per the plan, launched as `launch` says
+  // (LaunchPath::graph: a sample's calls recorded into one graph, replayed; body must then enqueue
+  // work only, with no host synchronization).
   virtual Timing time(const std::function<void(std::size_t copy)>& body, std::size_t copies,
-                      const Sampling& sampling) = 0;
+                      const Sampling& sampling, LaunchPath launch = LaunchPath::stream) = 0;
+  // Device time: each of `calls` calls of body(copy), made one at a time (the GPU idle before and
+  // after), measured by the GPU's own clock: the time at least one of the call's kernels ran, the
+  // gaps between them left out (CUPTI's kernel activity records), in ms. Empty on the simulator
+  // and where this build has no CUPTI.
+  virtual std::optional<Summary> device_time(const std::function<void(std::size_t copy)>& body,
+                                             std::size_t copies, unsigned calls) = 0;
 
-  // The streaming ceiling: a read-only kernel over `n` floats, and a device-to-device copy of them,
-  // each timed like a lesson. Empty on the simulator.
+  // The streaming ceiling: a read-only kernel over `n` floats, timed like a lesson and launched the
+  // given way (with programmatic dependent launch its copy that waits as lesson 13's kernels do),
+  // the fastest of several grid shapes; for the plain stream way also a device-to-device copy.
+  // Empty on the simulator.
   struct Ceiling {
     double read_gbps = 0.0;
-    double copy_gbps = 0.0;  // counting bytes read plus bytes written
-    Timing read;
-    unsigned read_block = 0;  // the block size of the faster read
+    double copy_gbps = 0.0;   // counting bytes read plus bytes written; 0 where not measured
+    Timing read;              // read.way: how it was launched
+    unsigned read_block = 0;  // the fastest shape: threads a block
+    unsigned read_grid = 0;   // and blocks
+    std::optional<Summary> device_ms;  // its device time (device_time), where measured
   };
   virtual std::optional<Ceiling> ceiling(const float* const* copies, std::size_t n_copies,
-                                         std::uint64_t n, const Sampling& sampling) = 0;
-  // CUB's DeviceReduce::Sum on the same data, the reference every rung is compared with. Empty on
-  // the simulator.
+                                         std::uint64_t n, const Sampling& sampling,
+                                         LaunchWay way = {}) = 0;
+  // CUB's DeviceReduce::Sum on the same data, the reference every rung is compared with, launched
+  // on the stream or recorded into a graph. Empty on the simulator.
   virtual std::optional<Timing> cub_sum(const float* const* copies, std::size_t n_copies,
-                                        std::uint64_t n, const Sampling& plan, float* result) = 0;
+                                        std::uint64_t n, const Sampling& plan, float* result,
+                                        LaunchPath launch = LaunchPath::stream) = 0;
+  // CUB's device time per call (device_time), where measured.
+  virtual std::optional<Summary> cub_device_time(const float* const* copies, std::size_t n_copies,
+                                                 std::uint64_t n, float* result) = 0;
 };
 
 // RAII ownership of one device allocation.

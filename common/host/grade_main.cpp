@@ -133,6 +133,19 @@ std::string missing_failure(const NoRecord& missing, const std::string& last_cas
          "threads waiting for others that never come)";
 }
 
+// The trusted side of lesson 15's idea (Plan::replays): the handed-back replay figures, judged.
+std::optional<std::string> replay_verdict(const std::vector<Plan>& mine, Backend backend,
+                                          const Recorded& rec, const RunOptions& options,
+                                          const DeviceShape& shape) {
+  for (const Plan& p : mine) {
+    if (!p.replays || p.backend != backend) continue;
+    if (!rec.replay) return std::string("the replay of a second call was never measured");
+    return replay_judged({rec.replay->launches, std::bit_cast<float>(rec.replay->bits)}, p,
+                         options.grade_seed, shape);
+  }
+  return std::nullopt;
+}
+
 int check_recorded(std::ostream& out, const std::string& program_path, int number,
                    const std::vector<Plan>& mine, const RunOptions& options,
                    const LessonExtras& extras) {
@@ -189,6 +202,9 @@ int check_recorded(std::ostream& out, const std::string& program_path, int numbe
                                  [&](const std::string& c) { last_case = c; });
       if (!g.passed) {
         failure = g.failure, bug = g.bug;
+      } else if (const auto idea = replay_verdict(mine, backend, rec, options, shape)) {
+        bug = BugClass::not_the_idea;
+        failure = *idea;
       } else if (extras.target && !rec.target) {
         bug = BugClass::too_slow;
         failure = "the speed target was never measured";
@@ -245,6 +261,17 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
         if (!g.passed) {
           report_failure(reporter, g.bug, g.failure);
           return exit_failed;
+        }
+        // Lesson 15's idea, after every total is right (Plan::replays).
+        for (const Plan& p : mine) {
+          if (!p.replays || p.backend != device->backend()) continue;
+          progress("the idea: a second call with the same arguments replays");
+          const ReplayFigures f = replay_figures(*device, p, options.grade_seed);
+          if (fd >= 0) record.say(recorded_replay(f.launches, f.got));
+          if (const auto why = replay_judged(f, p, options.grade_seed, device->shape())) {
+            report_failure(reporter, BugClass::not_the_idea, *why);
+            return exit_failed;
+          }
         }
         if (extras.target) {
           const std::string figures = extras.target(*device, options, progress);

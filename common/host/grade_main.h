@@ -33,7 +33,7 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
 
 class Reporter;
 
-// The same verdict for a lesson that grades its own way (lesson 17: operators x types). `work` runs
+// The same verdict for a lesson that grades its own way (lesson 18: operators x types). `work` runs
 // in a watched child (common/host/watchdog.h), with simulated memory faults reported, and says,
 // through the Reporter: "backend <line>" once, "case <what>" before each case (the watchdog's
 // progress), then "pass <N cases>", "fail <one line>" (after "bug <tag>", or the line's words say
@@ -50,7 +50,7 @@ int grade_in_child(std::ostream& out, const std::string& program_path, int numbe
 // stops).
 bool print_hint_if_asked(const RunOptions& o, int number);
 
-// One graded case of a lesson with its own API (lessons 17-21: an operator on a type over a shape
+// One graded case of a lesson with its own API (lessons 18-22: an operator on a type over a shape
 // or a layout, a property of a plan, a sum over several GPUs). `produce` runs the kernel (in the
 // submission's process) and leaves its raw outputs in its argument; a kernel error throws.
 // `judge` says why such outputs are wrong, in one line, or nullopt: it draws the case's input again

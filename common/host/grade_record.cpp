@@ -20,6 +20,12 @@ std::string recorded_error(int pass, std::size_t plan, std::size_t index, const 
          std::to_string(index) + " " + what;
 }
 
+std::string recorded_replay(unsigned launches, float got) {
+  char bits[9];
+  std::snprintf(bits, sizeof bits, "%08x", std::bit_cast<std::uint32_t>(got));
+  return "replay " + std::to_string(launches) + " " + bits;
+}
+
 std::string recorded_bytes(int pass, std::size_t index, const std::vector<unsigned char>& raw) {
   static constexpr char digits[] = "0123456789abcdef";
   std::string line = "bytes " + std::to_string(pass) + " " + std::to_string(index) + " ";
@@ -76,6 +82,17 @@ bool parse_bytes(std::istringstream& in, RecordedCase& c) {
     if (!byte) return false;
     c.raw.push_back(static_cast<unsigned char>(*byte));
   }
+  return true;
+}
+
+// "LAUNCHES BITS": lesson 15's replay figures.
+bool parse_replay(const std::string& rest, Recorded& r) {
+  std::istringstream in(rest);
+  std::string launches, bits, extra;
+  if (!(in >> launches >> bits) || (in >> extra) || bits.size() != 8) return false;
+  const auto l = number(launches, 1000000), b = number(bits, 0xffffffffULL, 16);
+  if (!l || !b) return false;
+  r.replay = Recorded::Replay{static_cast<unsigned>(*l), static_cast<std::uint32_t>(*b)};
   return true;
 }
 
@@ -143,6 +160,8 @@ Recorded read_recorded(const std::string& path, std::size_t max_bytes) {
       r.backend = rest;
     } else if (word == "target" && !r.target && !rest.empty() && rest.size() <= 200) {
       r.target = rest;
+    } else if (word == "replay" && !r.replay && parse_replay(rest, r)) {
+      // the figures are set
     } else if (word == "end" && parse_end(rest)) {
       r.end = rest;
     } else {

@@ -10,10 +10,12 @@
 //                               1 reverse, 2 shuffled), BITS its float's 8 hex digits
 //   error PASS PLAN CASE TEXT   the kernel's error on that case (the simulator's report)
 //   bytes PASS CASE HEX         the raw outputs of case CASE of a lesson with its own cases
-//                               (grade_runs: lessons 17-21), as the kernel left them, in hex
+//                               (grade_runs: lessons 18-22), as the kernel left them, in hex
 //   target FIGURES              what the lesson's speed target is judged from (lesson 11: its
 //                               kernel's loads in flight and occupancy, and on a GPU its speed,
 //                               the ceiling's and its total), never a verdict
+//   replay LAUNCHES BITS        lesson 15's idea: a second call with the same arguments, the
+//                               kernels it launched itself and its total's 8 hex digits
 //   end exit N | end signal N | end silent   how the submission's run of the cases ended
 #include <cstddef>
 #include <cstdint>
@@ -37,13 +39,19 @@ struct Recorded {
   std::string backend;
   std::vector<RecordedCase> cases;
   std::optional<std::string> target;  // the target's figures, as handed back
-  std::string end;                    // "exit N", "signal N", "silent"; empty: no end line
-  std::string malformed;              // the first line out of format ("line 3: ..."), if any
+  struct Replay {
+    unsigned launches = 0;
+    std::uint32_t bits = 0;
+  };
+  std::optional<Replay> replay;  // lesson 15's replay figures, as handed back
+  std::string end;               // "exit N", "signal N", "silent"; empty: no end line
+  std::string malformed;         // the first line out of format ("line 3: ..."), if any
 };
 
 // The lines, one each.
 std::string recorded_out(int pass, std::size_t plan, std::size_t index, float got);
 std::string recorded_error(int pass, std::size_t plan, std::size_t index, const std::string& what);
+std::string recorded_replay(unsigned launches, float got);
 std::string recorded_bytes(int pass, std::size_t index, const std::vector<unsigned char>& raw);
 
 // Reads at most `max_bytes` of the file (more is malformed: a run hands back a few kilobytes).

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <string_view>
 
+#include "common/host/launch_observer.h"
 #include "common/host/sim_bridge.h"
 #include "common/host/table.h"
 
@@ -86,6 +87,8 @@ std::string_view to_string(BugClass b) {
       return "wrong only in some thread order";
     case BugClass::too_slow:
       return "too slow";
+    case BugClass::not_the_idea:
+      return "not the lesson's idea";
     case BugClass::crash:
       return "crash";
   }
@@ -112,6 +115,8 @@ std::string_view bug_tag(BugClass b) {
       return "thread-order";
     case BugClass::too_slow:
       return "too-slow";
+    case BugClass::not_the_idea:
+      return "idea";
     case BugClass::crash:
       return "crash";
   }
@@ -150,6 +155,9 @@ std::string_view bug_meaning(BugClass b) {
     case BugClass::too_slow:
       return "every result is right, but the kernel misses the lesson's speed target (on the "
              "simulator: the arithmetic that predicts it)";
+    case BugClass::not_the_idea:
+      return "every result is right, but not by the lesson's idea (lesson 15: a second call with "
+             "the same arguments still launches the plan instead of replaying its recording)";
     case BugClass::crash:
       return "the kernel or the program failed in another way (see the message)";
   }
@@ -195,6 +203,8 @@ std::vector<std::string_view> bug_keywords(BugClass b) {
       return {"every element", "twice", "grid", "stride", "tail", "< n", "load"};
     case BugClass::too_slow:
       return {"in flight", "latency", "little"};
+    case BugClass::not_the_idea:
+      return {"record", "replay", "graph"};
     case BugClass::crash:
       return {};
   }
@@ -341,6 +351,60 @@ Grade grade_plans(Device& device, const std::vector<Plan>& plans, const RunOptio
   Grade g = grade_with(plans, device.backend(), base_seed, run, progress);
   if (schedule_pass != 0) apply_simulator_options(options);
   return g;
+}
+
+namespace {
+constexpr std::uint64_t replay_n = 1000;
+std::uint64_t replay_seed(std::uint64_t base_seed) {
+  return base_seed == 0 ? grade_seeds[0] : mixed(base_seed);
+}
+}  // namespace
+
+ReplayFigures replay_figures(Device& device, const Plan& plan, std::uint64_t base_seed) {
+  RunOptions o;
+  o.seed = replay_seed(base_seed);
+  Session session(device, o);
+  session.prepare(replay_n);
+  const unsigned block = block_for(plan, 256, false);
+  const DeviceShape shape = device.shape();
+  DeviceBuffer out(device, sizeof(float));
+  DeviceBuffer scratch(device, plan.scratch_bytes(replay_n, block, shape));
+  const ReduceCall call{
+      session.device_input(), out.get<float>(), replay_n, block, scratch.get(), shape,
+      device.stream()};
+  plan.reduce(call);  // the first call records
+  device.synchronize();
+  device.poison(out.get(), sizeof(float));
+  ReplayFigures f;
+  set_launch_observer([&](const LaunchShape&) { ++f.launches; });
+  try {
+    plan.reduce(call);  // the second replays: nothing of its own reaches the stream
+    device.synchronize();
+  } catch (...) {
+    set_launch_observer({});
+    throw;
+  }
+  set_launch_observer({});
+  device.download(&f.got, out.get(), sizeof(float));
+  return f;
+}
+
+std::optional<std::string> replay_judged(const ReplayFigures& f, const Plan& plan,
+                                         std::uint64_t base_seed, const DeviceShape& shape) {
+  std::vector<float> input(replay_n);
+  fill_run_input(input, replay_seed(base_seed), Distribution::uniform);
+  const Reference reference = reference_sum(input);
+  const unsigned block = block_for(plan, 256, false);
+  const std::string what = "n=" + std::to_string(replay_n) + " block=" + std::to_string(block) +
+                           ", called twice with the same arguments: ";
+  if (f.launches > 0)
+    return what + "the second call launched " + std::to_string(f.launches) +
+           (f.launches == 1 ? " kernel" : " kernels") +
+           " itself; it should replay what the first call recorded";
+  if (!within_tolerance(f.got, reference, plan.depth(replay_n, block, shape)))
+    return what + "the second call's replay left " + general(f.got, 9) + " where " +
+           general(reference.sum, 9) + " is expected";
+  return std::nullopt;
 }
 
 }  // namespace rl

@@ -56,12 +56,14 @@ enum class BugClass {
   thread_order,
   // every result right, but the lesson's speed target missed (lesson 11: too few bytes in flight)
   too_slow,
+  // every result right, but not by the lesson's idea (lesson 15: the calls do not replay a graph)
+  not_the_idea,
   crash,  // any other kernel error, signal or exit without a verdict
 };
 inline constexpr BugClass all_bug_classes[] = {
-    BugClass::race,     BugClass::barrier,    BugClass::out_of_range, BugClass::never_written,
-    BugClass::hang,     BugClass::lost_input, BugClass::integer_only, BugClass::thread_order,
-    BugClass::too_slow, BugClass::crash};
+    BugClass::race,     BugClass::barrier,      BugClass::out_of_range, BugClass::never_written,
+    BugClass::hang,     BugClass::lost_input,   BugClass::integer_only, BugClass::thread_order,
+    BugClass::too_slow, BugClass::not_the_idea, BugClass::crash};
 
 // "race", "barrier not reached", "out of range", "never written", "hang", "lost input",
 // "wrong on integer data only", "wrong only in some thread order", "too slow", "crash".
@@ -105,6 +107,19 @@ struct Grade {
 // shuffled order; `plan` and `index` say which plan of the list and which case. Returns the result
 // or throws the kernel's error. grade_plans runs the kernel; the trusted grader replays a
 // submission's recorded outputs instead (common/host/grade_record.h).
+// Lesson 15's idea (Plan::replays), in two halves like lesson 11's target. replay_figures, in the
+// submission's process: the plan called twice with the same arguments at n = 1000 (the input drawn
+// from base_seed), the launches of the second call counted (launch_observer) and its total read.
+// replay_judged, host code only (the trusted grader's too): why those figures fail, in one line,
+// or nullopt: the second call must launch nothing itself and leave the right total.
+struct ReplayFigures {
+  unsigned launches = 0;
+  float got = 0.0f;
+};
+ReplayFigures replay_figures(Device& device, const Plan& plan, std::uint64_t base_seed);
+std::optional<std::string> replay_judged(const ReplayFigures& f, const Plan& plan,
+                                         std::uint64_t base_seed, const DeviceShape& shape);
+
 using CaseRunner = std::function<CaseResult(int pass, std::size_t plan, std::size_t index,
                                             const Plan& p, const GradeCase& c)>;
 

@@ -72,13 +72,23 @@ void print_case(std::ostream& out, const CaseResult& r, const Baseline* baseline
     out << ", simulated on the CPU: no GB/s claim\n";
     return;
   }
+  out << ", launched " << to_string(t.way);
+  if (r.device_ms)
+    out << "; device time " << duration(r.device_ms->median)
+        << (launch_bound(t, r.device_ms) ? " (launch-bound: the GPU was busy under 80% of it)"
+                                         : "");
   out << "\n    " << fixed(r.gbps, 1) << " GB/s";
-  if (baseline && baseline->ceiling)
-    out << " = " << fixed(100.0 * r.gbps / baseline->ceiling->read_gbps, 1)
-        << "% of the streaming ceiling (" << fixed(baseline->ceiling->read_gbps, 0) << " GB/s)";
-  if (baseline && baseline->cub)
-    out << ", " << fixed(baseline->cub->ms.median / t.ms.median, 2) << "x CUB ("
-        << fixed(gigabytes_per_second(r.n, baseline->cub->ms.median), 0) << " GB/s)";
+  // The yardsticks launched as this rung was (Baseline::ceiling_for, cub_for).
+  const Device::Ceiling* ceiling = baseline ? baseline->ceiling_for(t.way) : nullptr;
+  if (ceiling)
+    out << " = " << fixed(*percent_of_ceiling(r, *baseline), 1) << "% of the streaming ceiling ("
+        << fixed(gigabytes_per_second(r.n, baseline->ceiling_ms(t.way)), 0) << " GB/s, launched "
+        << to_string(t.way) << ")";
+  const Timing* cub = baseline ? baseline->cub_for(t.way.launch) : nullptr;
+  if (cub)
+    out << ", " << fixed(cub->ms.median / t.ms.median, 2) << "x CUB ("
+        << fixed(gigabytes_per_second(r.n, cub->ms.median), 0) << " GB/s, " << to_string(cub->way)
+        << ")";
   out << '\n';
 }
 
@@ -95,7 +105,7 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine,
       print_hint(std::cout, number, options->hint);
       return exit_ok;
     }
-    if (mine.empty()) {  // lesson 15 in a build without CUDA: its kernels are NVIDIA's libraries
+    if (mine.empty()) {  // lesson 16 in a build without CUDA: its kernels are NVIDIA's libraries
       if (!options->json_path.empty() || !options->trace_path.empty())
         throw UsageError("lesson " + nn +
                          " has no version in this build (it calls NVIDIA's compiled libraries, "
@@ -117,7 +127,7 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine,
     if (tracing && (own_kernel == mine.end() || !own_kernel->reduce_traced))
       throw UsageError("--trace: lesson " + nn + " has no kernel of its own to trace on the " +
                        std::string(to_string(device->backend())) +
-                       " backend (lesson 15's kernels are NVIDIA's CUB and Thrust)");
+                       " backend (lesson 16's kernels are NVIDIA's CUB and Thrust)");
     const std::uint64_t n = options->n_given ? options->n
                             : tracing        ? default_trace_n
                                              : default_n(device->backend());
@@ -150,7 +160,7 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine,
     session.prepare(n);
     std::cout << "lesson " << program << ": N = " << n << " floats, seed " << options->seed << " ("
               << to_string(options->distribution) << ")\n";
-    const Baseline* baseline = options->check_only ? nullptr : &session.baseline();
+    const Baseline* baseline = options->check_only ? nullptr : &session.baseline(mine);
     std::vector<nlohmann::json> runs;
     std::vector<CaseResult> results;
     bool all_verified = true;
@@ -162,6 +172,7 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine,
                                  ? default_trace_block
                                  : block_for(r, options->block, options->block_given);
       const CaseResult result = session.run(r, block, !options->check_only);
+      session.note_reads({result});  // a rung faster than the ceiling kernel is the ceiling
       print_case(std::cout, result, baseline);
       all_verified = all_verified && result.check.verified;
       auto record = to_json(result, *options, baseline);

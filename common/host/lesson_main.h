@@ -1,5 +1,5 @@
 #pragma once
-// The whole of a lesson executable's main (lessons 01-15): main.cpp calls
+// The whole of a lesson executable's main (lessons 01-16): main.cpp calls
 // rl::lesson_main<NN>, which takes the lesson's plans from the end of its plan.cu (lesson_plans<NN,
 // backend>, one per backend this build compiled) and hands them to the harness, which checks, times
 // and traces them (run_lesson, common/host/harness.cpp). Declared on its own so that a five-line

@@ -2,7 +2,7 @@
 // The matrix lessons (17: rows, 18: columns) on the host: the shape of their kernel tables, one run
 // of either, what a graded case is, its input, the CPU reference of each output, and the one check
 // that the simulator suites (tests/lessons/test_rows_sim.cpp, test_columns_sim.cpp) and the student
-// grader (`18_row_reduce --grade`, `19_column_reduce --grade`) both run. Each lesson's own list of
+// grader (`19_row_reduce --grade`, `20_column_reduce --grade`) both run. Each lesson's own list of
 // cases is in its API (rows_graded_cases(), columns_graded_cases()).
 #include <cstddef>
 #include <cstdint>
@@ -20,14 +20,14 @@ namespace rl {
 enum class Axis { rows, columns };
 
 // A matrix lesson's kernels on one backend, as plain functions of the operator and the element type
-// (common/host/matrix_table.h fills them from the lesson's templates). Lesson 18's RowsKernels is
-// this; lesson 19's ColumnsKernels adds its naive atomic version. Shapes are M x N, row-major.
+// (common/host/matrix_table.h fills them from the lesson's templates). Lesson 19's RowsKernels is
+// this; lesson 20's ColumnsKernels adds its naive atomic version. Shapes are M x N, row-major.
 struct MatrixKernels {
   Backend backend = Backend::sim;
   std::size_t (*scratch_bytes)(ReduceOp, DType, std::uint64_t m, std::uint64_t n,
                                const DeviceShape&) = nullptr;
   // Enqueues the reduction of the m x n matrix at `in`; `out` receives one output per row (lesson
-  // 18) or column (lesson 19), reduce_output_bytes each (common/host/typed_outputs.h).
+  // 18) or column (lesson 20), reduce_output_bytes each (common/host/typed_outputs.h).
   void (*reduce)(ReduceOp, DType, const void* in, std::uint64_t m, std::uint64_t n, void* scratch,
                  void* out, const DeviceShape&, void* stream) = nullptr;
   // The longest chain of combines from one input to an output (sets the tolerance, see typed.h).

@@ -1,4 +1,4 @@
-// Lessons 18 and 19's executable (see matrix_main.h).
+// Lessons 19 and 20's executable (see matrix_main.h).
 #include "common/host/matrix_main.h"
 
 #include <CLI/CLI.hpp>
@@ -50,7 +50,7 @@ std::map<TorchKey, double> load_torch(const std::string& path, std::string& devi
     for (const auto& e : doc.at("entries")) {
       const auto& shape = e.at("shape");
       const auto& dims = e.at("dims");
-      if (shape.size() != 2 || dims.size() != 1) continue;  // lesson 20's shapes: not ours
+      if (shape.size() != 2 || dims.size() != 1) continue;  // lesson 21's shapes: not ours
       out[{shape[0].get<std::uint64_t>(), shape[1].get<std::uint64_t>(), dims[0].get<int>(),
            e.at("dtype").get<std::string>(), e.at("op").get<std::string>()}] =
           e.at("median_us").get<double>();

@@ -1,5 +1,5 @@
 #pragma once
-// The executable shared by lessons 18 (rows) and 18 (columns): parse the shapes, operators and
+// The executable shared by lessons 19 (rows) and 18 (columns): parse the shapes, operators and
 // types, verify every output against the CPU reference, time against CUB and (with --baseline) the
 // torch timings, print one table, write JSON (schema reducelab.matrix, common/RESULTS.md). --grade
 // grades the lesson's kernel on its graded cases (matrix_cases.h); --hint N prints a hint.
@@ -17,7 +17,7 @@
 namespace rl {
 
 // CUB's float32 sum over the same matrix (GPU only), the library call the lesson is compared with
-// (lesson 18's cub_rows.cu, lesson 19's cub_columns.cu).
+// (lesson 19's cub_rows.cu, lesson 20's cub_columns.cu).
 struct CubMatrixSum {
   std::string name;
   std::size_t (*scratch_bytes)(std::uint64_t m, std::uint64_t n) = nullptr;
@@ -25,7 +25,7 @@ struct CubMatrixSum {
                  std::size_t bytes, float* out, void* stream) = nullptr;
 };
 
-// A second float32-sum kernel shown beside the lesson's (lesson 19's atomic one); it zeroes out
+// A second float32-sum kernel shown beside the lesson's (lesson 20's atomic one); it zeroes out
 // itself.
 struct MatrixExtra {
   std::string name;
@@ -36,7 +36,7 @@ struct MatrixExtra {
 };
 
 struct MatrixLesson {
-  std::string program;  // "18_row_reduce"
+  std::string program;  // "19_row_reduce"
   std::string about;
   Axis axis = Axis::rows;
   // The lesson's kernels on a backend (rows_kernels, columns_kernels): nullptr where the build has

@@ -14,7 +14,7 @@
 RL_NAMESPACE_BEGIN
 
 // A matrix lesson's four typed templates as run-time functions of (operator, type): the entries of
-// its MatrixKernels (lesson 18's RowsKernels, lesson 19's ColumnsKernels). K names the templates:
+// its MatrixKernels (lesson 19's RowsKernels, lesson 20's ColumnsKernels). K names the templates:
 //   K::scratch_bytes<Op, T>(m, n, shape), K::reduce<Op, T>(in, m, n, out, scratch, shape, stream),
 //   K::depth<Op, T>(m, n, shape), K::plan<T>(m, n, shape).
 template <class K>
@@ -56,7 +56,7 @@ struct TypedMatrix {
 
 // The copy of a matrix lesson's table for the backend this file is compiled for, made once: the
 // MatrixKernels part from K's templates and `source` (the kernel file, common/kernel_source.h),
-// then the lesson's own entries (lesson 19's atomic sum).
+// then the lesson's own entries (lesson 20's atomic sum).
 template <class Table, class K, class... Own>
 const Table& matrix_kernels_table(std::string_view source, Own... own) {
   using D = TypedMatrix<K>;

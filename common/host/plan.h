@@ -6,6 +6,7 @@
 // plan.cu.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +37,22 @@ struct KernelResources {
   unsigned registers = 0;        // per thread; 0 on the simulator, which cannot count them
   std::size_t shared_bytes = 0;  // per block, static and dynamic (the simulator: dynamic only)
 };
+
+// How timed calls reach the GPU (lesson 15). `stream`: each call's launches are enqueued on the
+// stream as the host makes them, so the host's launch rate can set the pace. `graph`: the calls of
+// a sample are recorded once into a CUDA graph (stream capture) and the graph is replayed, one host
+// call for all of them.
+enum class LaunchPath { stream, graph };
+// A launch way: how the calls reach the GPU, and whether the plan's kernels are launched to overlap
+// the kernel before them (programmatic dependent launch, lesson 13). A rung is compared only with a
+// ceiling launched the same way.
+struct LaunchWay {
+  LaunchPath launch = LaunchPath::stream;
+  bool programmatic = false;
+  friend bool operator==(const LaunchWay&, const LaunchWay&) = default;
+};
+// "stream", "stream+PDL", "graph", "graph+PDL"
+std::string to_string(LaunchWay way);
 
 struct TraceBuffer;
 
@@ -68,7 +85,7 @@ struct Plan {
   // The longest chain of float additions the plan makes (see summation_depth): sets the tolerance.
   std::uint64_t (*depth)(std::uint64_t n, unsigned block, const DeviceShape& shape) = nullptr;
   // The same launches with the kernels' RecordTrace policy, and how to point this plan's kernels at
-  // a TraceBuffer (common/device/traced.h). Null where the kernels are not ours (lesson 15).
+  // a TraceBuffer (common/device/traced.h). Null where the kernels are not ours (lesson 16).
   ReduceFunction reduce_traced = nullptr;
   void (*attach_trace)(const TraceBuffer& buffer) = nullptr;
   // The kernel file this build compiled, relative to the source tree where it lies inside it: the
@@ -81,12 +98,19 @@ struct Plan {
   KernelResources (*resources)(unsigned block, const DeviceShape& shape) = nullptr;
   unsigned loads_in_flight = 0;
   unsigned load_bytes = 0;
+  // How the harness times it (lessons 13 and 15): whether its kernels are launched to overlap the
+  // kernel before them (programmatic dependent launch), and whether its timed calls are recorded
+  // into a graph. The ceiling it is compared with is timed the same way.
+  LaunchWay way;
+  // Lesson 15: the plan records its launches once per set of arguments and replays them, so a
+  // second call with the same arguments launches nothing itself (its grade checks that).
+  bool replays = false;
 };
 using Plans = std::vector<Plan>;
 
 // Lesson `Lesson`'s plans on backend B. Defined at the end of the lesson's plan.cu, which CMake
 // compiles once per backend (common/cmake/ReduceLabLesson.cmake); an empty list where the lesson
-// has no version for B (lesson 15's libraries on the simulator).
+// has no version for B (lesson 16's libraries on the simulator).
 template <int Lesson, Backend B>
 Plans lesson_plans();
 

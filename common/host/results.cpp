@@ -22,7 +22,18 @@ nlohmann::json to_json(const Timing& t) {
           {"max_ms", t.ms.max},
           {"samples", t.ms.count},
           {"calls_per_sample", t.calls_per_sample},
-          {"simulated", t.simulated}};
+          {"simulated", t.simulated},
+          {"launch", to_string(t.way)}};
+}
+
+nlohmann::json to_json(const Summary& device_ms) {
+  return {{"median_ms", device_ms.median},
+          {"min_ms", device_ms.min},
+          {"max_ms", device_ms.max},
+          {"calls", device_ms.count},
+          {"clock",
+           "CUPTI kernel records: the time at least one of the call's kernels ran, one "
+           "call at a time"}};
 }
 
 nlohmann::json to_json(const Baseline& b) {
@@ -31,13 +42,34 @@ nlohmann::json to_json(const Baseline& b) {
     j["stream_read"] = to_json(b.ceiling->read);
     j["stream_read_gbps"] = b.ceiling->read_gbps;
     j["stream_read_block"] = b.ceiling->read_block;
+    j["stream_read_grid"] = b.ceiling->read_grid;
     j["copy_gbps"] = b.ceiling->copy_gbps;
+    if (b.ceiling->device_ms) j["stream_read_device_time"] = to_json(*b.ceiling->device_ms);
   }
+  // The ceiling launched each other way a rung was.
+  nlohmann::json ways = nlohmann::json::array();
+  for (const auto& c : b.ceilings) {
+    nlohmann::json w{{"launch", to_string(c.read.way)},
+                     {"time", to_json(c.read)},
+                     {"gbps", c.read_gbps},
+                     {"block", c.read_block},
+                     {"grid", c.read_grid}};
+    if (c.device_ms) w["device_time"] = to_json(*c.device_ms);
+    ways.push_back(w);
+  }
+  if (!ways.empty()) j["stream_read_ways"] = ways;
   if (b.cub) {
     j["cub"] = to_json(*b.cub);
     j["cub_gbps"] = gigabytes_per_second(b.n, b.cub->ms.median);
     if (b.cub_check) j["cub_verified"] = b.cub_check->verified;
+    if (b.cub_device_ms) j["cub_device_time"] = to_json(*b.cub_device_ms);
   }
+  if (b.cub_graph) j["cub_graph"] = to_json(*b.cub_graph);
+  // Ways where a rung read faster than the ceiling kernel: that rung's time is the ceiling.
+  nlohmann::json fastest = nlohmann::json::array();
+  for (const FastestRead& f : b.fastest)
+    fastest.push_back({{"launch", to_string(f.way)}, {"median_ms", f.ms}, {"by", f.by}});
+  if (!fastest.empty()) j["faster_than_the_ceiling_kernel"] = fastest;
   return j;
 }
 
@@ -61,10 +93,14 @@ nlohmann::json to_json(const CaseResult& r, const RunOptions& o, const Baseline*
     j["time"] = to_json(*r.timing);
     if (!r.timing->simulated) j["gbps"] = r.gbps;
   }
+  if (r.device_ms) {
+    j["device_time"] = to_json(*r.device_ms);
+    j["launch_bound"] = launch_bound(*r.timing, r.device_ms);
+  }
+  // Each against the yardstick launched as this rung was (Baseline::ceiling_for, cub_for).
   if (baseline && r.timing && !r.timing->simulated) {
-    if (baseline->ceiling && baseline->ceiling->read_gbps > 0)
-      j["pct_of_ceiling"] = 100.0 * r.gbps / baseline->ceiling->read_gbps;
-    if (baseline->cub) j["vs_cub"] = baseline->cub->ms.median / r.timing->ms.median;
+    if (const auto pct = percent_of_ceiling(r, *baseline)) j["pct_of_ceiling"] = *pct;
+    if (const auto x = times_cub(r, *baseline)) j["vs_cub"] = *x;
   }
   return j;
 }

@@ -20,13 +20,14 @@ nlohmann::json to_json(const CaseResult& r, const RunOptions& o, const Baseline*
 nlohmann::json to_json(const Baseline& b);
 // A timing: median, min and max in ms, samples, calls per sample, simulated or not.
 nlohmann::json to_json(const Timing& t);
+nlohmann::json to_json(const Summary& device_ms);  // a device time
 
 // The whole document: schema, version, device, backend, runs and per-size baselines.
 nlohmann::json results_document(Device& device, const RunOptions& o,
                                 const std::vector<nlohmann::json>& runs,
                                 const std::vector<nlohmann::json>& baselines);
 
-// The head of a lesson table's record (lessons 17-20: reducelab.ops, .matrix, .axes): schema,
+// The head of a lesson table's record (lessons 18-21: reducelab.ops, .matrix, .axes): schema,
 // version, backend, device, seed, and how the times were taken. The lesson adds "runs" and its own.
 nlohmann::json table_record(const std::string& schema, Device& device, std::uint64_t seed,
                             unsigned samples);

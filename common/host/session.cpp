@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include <unistd.h>
@@ -126,8 +127,12 @@ CaseResult Session::run(const Plan& plan, unsigned block, bool time_it) {
   r.check = {got, reference_, tolerance(reference_, depth),
              within_tolerance(got, reference_, depth)};
   if (time_it && r.check.verified) {
-    r.timing = device_.time(call, copies_, sampling());
-    if (!r.timing->simulated) r.gbps = gigabytes_per_second(n_, r.timing->ms.median);
+    r.timing = device_.time(call, copies_, sampling(), plan.way.launch);
+    r.timing->way = plan.way;
+    if (!r.timing->simulated) {
+      r.gbps = gigabytes_per_second(n_, r.timing->ms.median);
+      r.device_ms = device_.device_time(call, copies_, device_time_calls);
+    }
   }
   return r;
 }
@@ -149,26 +154,114 @@ std::size_t Session::distinct_results(const Plan& plan, unsigned block, unsigned
   return patterns.size();
 }
 
-const Baseline& Session::baseline() {
-  if (baseline_) return *baseline_;
-  Baseline b;
-  b.n = n_;
-  b.ceiling = device_.ceiling(copy_ptrs_.data(), copies_, n_, sampling());
-  DeviceBuffer out(device_, sizeof(float));
-  device_.poison(out.get(), sizeof(float));
-  b.cub = device_.cub_sum(copy_ptrs_.data(), copies_, n_, sampling(), out.get<float>());
-  if (b.cub) {
-    float got = 0.0f;
-    device_.download(&got, out.get(), sizeof(float));
-    // CUB's plan is its own: bound its depth generously by a per-thread run over all SMs' threads.
-    const DeviceShape s = device_.shape();
-    const std::uint64_t threads = std::uint64_t{s.sm_count} * s.max_threads_per_sm;
-    const std::uint64_t depth = summation_depth(n_, n_ / std::max<std::uint64_t>(threads, 1) + 64);
-    b.cub_check = Check{got, reference_, tolerance(reference_, depth),
-                        within_tolerance(got, reference_, depth)};
+const Baseline& Session::baseline(const Plans& plans) {
+  if (!baseline_) {
+    Baseline b;
+    b.n = n_;
+    b.ceiling = device_.ceiling(copy_ptrs_.data(), copies_, n_, sampling());
+    DeviceBuffer out(device_, sizeof(float));
+    device_.poison(out.get(), sizeof(float));
+    b.cub = device_.cub_sum(copy_ptrs_.data(), copies_, n_, sampling(), out.get<float>());
+    if (b.cub) {
+      float got = 0.0f;
+      device_.download(&got, out.get(), sizeof(float));
+      // CUB's plan is its own: bound its depth generously by a per-thread run over all SMs'
+      // threads.
+      const DeviceShape s = device_.shape();
+      const std::uint64_t threads = std::uint64_t{s.sm_count} * s.max_threads_per_sm;
+      const std::uint64_t depth =
+          summation_depth(n_, n_ / std::max<std::uint64_t>(threads, 1) + 64);
+      b.cub_check = Check{got, reference_, tolerance(reference_, depth),
+                          within_tolerance(got, reference_, depth)};
+      b.cub_device_ms = device_.cub_device_time(copy_ptrs_.data(), copies_, n_, out.get<float>());
+    }
+    baseline_ = b;
   }
-  baseline_ = b;
-  return *baseline_;
+  // The other ways the plans are launched, each measured once.
+  Baseline& b = *baseline_;
+  for (const Plan& p : plans) {
+    if (p.backend != device_.backend() || !b.ceiling) continue;
+    if (!b.ceiling_for(p.way))
+      if (auto c = device_.ceiling(copy_ptrs_.data(), copies_, n_, sampling(), p.way))
+        b.ceilings.push_back(*c);
+    if (p.way.launch == LaunchPath::graph && !b.cub_graph && b.cub) {
+      DeviceBuffer out(device_, sizeof(float));
+      b.cub_graph = device_.cub_sum(copy_ptrs_.data(), copies_, n_, sampling(), out.get<float>(),
+                                    LaunchPath::graph);
+    }
+  }
+  return b;
+}
+
+const Device::Ceiling* Baseline::ceiling_for(LaunchWay way) const {
+  if (ceiling && ceiling->read.way == way) return &*ceiling;
+  for (const auto& c : ceilings)
+    if (c.read.way == way) return &c;
+  return nullptr;
+}
+
+const Timing* Baseline::cub_for(LaunchPath launch) const {
+  if (launch == LaunchPath::graph) return cub_graph ? &*cub_graph : nullptr;
+  return cub ? &*cub : nullptr;
+}
+
+double percent_of_ceiling(const Timing& rung, const Device::Ceiling& ceiling) {
+  if (!(rung.way == ceiling.read.way))
+    throw std::invalid_argument(
+        "a rung launched " + to_string(rung.way) + " compared with the ceiling launched " +
+        to_string(ceiling.read.way) + ": that compares launch paths, not kernels");
+  return 100.0 * ceiling.read.ms.median / rung.ms.median;
+}
+
+std::optional<double> percent_of_ceiling(const CaseResult& r, const Baseline& b) {
+  if (!r.timing || r.timing->simulated) return std::nullopt;
+  const Device::Ceiling* c = b.ceiling_for(r.timing->way);
+  if (!c) return std::nullopt;
+  const double kernel = percent_of_ceiling(*r.timing, *c);  // refuses another way first
+  const FastestRead* f = b.fastest_for(r.timing->way);
+  return f ? 100.0 * f->ms / r.timing->ms.median : kernel;
+}
+
+void Baseline::note_read(const CaseResult& r) {
+  if (!r.timing || r.timing->simulated || !r.check.verified) return;
+  const Device::Ceiling* c = ceiling_for(r.timing->way);
+  if (!c || r.timing->ms.median >= ceiling_ms(r.timing->way)) return;
+  std::string by = "lesson " + std::to_string(r.plan.lesson) + " " + std::string(r.plan.slug);
+  if (!r.plan.variant.empty()) by += " / " + std::string(r.plan.variant);
+  for (FastestRead& f : fastest)
+    if (f.way == r.timing->way) {
+      f = {r.timing->way, r.timing->ms.median, by};
+      return;
+    }
+  fastest.push_back({r.timing->way, r.timing->ms.median, by});
+}
+
+const FastestRead* Baseline::fastest_for(LaunchWay way) const {
+  for (const FastestRead& f : fastest)
+    if (f.way == way) return &f;
+  return nullptr;
+}
+
+double Baseline::ceiling_ms(LaunchWay way) const {
+  if (const FastestRead* f = fastest_for(way)) return f->ms;
+  const Device::Ceiling* c = ceiling_for(way);
+  return c ? c->read.ms.median : 0.0;
+}
+
+std::optional<double> times_cub(const CaseResult& r, const Baseline& b) {
+  if (!r.timing || r.timing->simulated) return std::nullopt;
+  const Timing* cub = b.cub_for(r.timing->way.launch);
+  if (!cub) return std::nullopt;
+  return cub->ms.median / r.timing->ms.median;
+}
+
+void Session::note_reads(const std::vector<CaseResult>& results) {
+  if (!baseline_) return;
+  for (const CaseResult& r : results) baseline_->note_read(r);
+}
+
+bool launch_bound(const Timing& t, const std::optional<Summary>& device_ms) {
+  return device_ms && !t.simulated && device_ms->median < 0.8 * t.ms.median;
 }
 
 }  // namespace rl

@@ -41,7 +41,7 @@ SimCost measure_sim_cost(const std::function<void(std::uint64_t elements)>& run)
 double one_run_seconds(const SimCost& small, std::uint64_t elements,
                        const std::function<void()>& run_whole);
 
-// The cost of one run of a lessons 01-15 plan at block `block`, measured on `device` (the
+// The cost of one run of a lessons 01-16 plan at block `block`, measured on `device` (the
 // simulator).
 SimCost plan_cost(Device& device, const Plan& plan, unsigned block);
 

@@ -1,6 +1,6 @@
 #pragma once
 // Run-time (operator, element type) -> compile-time (Op, T): the one switch every typed table of
-// lessons 17-20 goes through (their kernels, their CUB counterparts). It instantiates nothing by
+// lessons 18-21 goes through (their kernels, their CUB counterparts). It instantiates nothing by
 // itself: each caller's lambda decides which templates a translation unit compiles.
 #include "common/device/reduce_ops.cuh"
 #include "common/host/typed.h"

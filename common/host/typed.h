@@ -1,5 +1,5 @@
 #pragma once
-// Typed reductions on the host side (lessons 17-20): which element types and operators exist, typed
+// Typed reductions on the host side (lessons 18-21): which element types and operators exist, typed
 // seeded input, and the CPU reference with a tolerance derived like reference.h's. Arrays are raw
 // bytes here; element i of any type reads back as a double exactly (halves, bfloat16, int32,
 // float).
@@ -30,7 +30,7 @@ inline constexpr ReduceOp all_ops[] = {ReduceOp::sum,   ReduceOp::max,      Redu
                                        ReduceOp::argmin};
 std::string_view to_string(ReduceOp op);
 std::optional<ReduceOp> parse_op(std::string_view name);
-// --ops and --types of lessons 17-20: comma-separated names ("sum,argmax", "float32,float16"); an
+// --ops and --types of lessons 18-21: comma-separated names ("sum,argmax", "float32,float16"); an
 // unknown name is a UsageError that names the option. No names, no entries.
 std::vector<ReduceOp> parse_op_list(const std::string& text);
 std::vector<DType> parse_dtype_list(const std::string& text);

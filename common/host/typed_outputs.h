@@ -1,5 +1,5 @@
 #pragma once
-// The outputs of lessons 17-20's typed kernels, read on the host. Each output is its operator's
+// The outputs of lessons 18-21's typed kernels, read on the host. Each output is its operator's
 // Op::Out (common/device/reduce_ops.cuh: a value, or for argmax and argmin a value and an index),
 // whose size and layout depend on the operator and the element type, not on the backend. The
 // kernels write arrays of them; the lessons copy those to the host as bytes and decode them here.
@@ -25,7 +25,7 @@ std::vector<OpValue> decode_outputs(ReduceOp op, DType t,
 // A value as the graders show it: 9 significant digits, and " at index i" for argmax and argmin.
 std::string describe(const OpValue& v, ReduceOp op);
 
-// The graders' check of lessons 18-20: every output in `raw` (as the kernels wrote them) against
+// The graders' check of lessons 19-21: every output in `raw` (as the kernels wrote them) against
 // reference(i). `name` is what an output is ("row", "column", "output"); `first` describes the
 // first wrong one: "row 3: expected 2.5 (within 1e-06), got 2.4", or "..., but the output was never
 // written (it still holds the poison bytes)".

@@ -9,7 +9,7 @@ namespace rl {
 struct BeyondOptions {
   // "gpu" or "sim"; empty: each lesson's default (the GPU when one is visible)
   std::string backend;
-  std::string baseline_path;  // PyTorch's times for lessons 18-20 (tests/device/torch_baselines.py)
+  std::string baseline_path;  // PyTorch's times for lessons 19-21 (tests/device/torch_baselines.py)
   std::string json_path;      // the merged record; empty: none
   bool check_only = false;    // verify, don't time
 };

@@ -2,9 +2,9 @@
 // reducelab: the whole ladder in one program.
 //   reducelab ladder   every lesson at one size, one table (the README's main job)
 //   reducelab bench    every lesson over a range of sizes, with the ceiling and CUB, into one JSON file
-//   reducelab beyond   lessons 17-20 (operators and types, rows, columns, any axes): their tables, one JSON
-//   reducelab scaling  lesson 21 over 1, 2, 4, 8 GPUs (as present): local, collective, aggregate GB/s
-//   reducelab bugs     lesson 16, a side lesson: ten classic mistakes, one line each (16_common_bugs)
+//   reducelab beyond   lessons 18-21 (operators and types, rows, columns, any axes): their tables, one JSON
+//   reducelab scaling  lesson 22 over 1, 2, 4, 8 GPUs (as present): local, collective, aggregate GB/s
+//   reducelab bugs     lesson 17, a side lesson: ten classic mistakes, one line each (17_common_bugs)
 //   reducelab profile  every lesson's kernels under Nsight Compute (profile.h)
 //   reducelab timeline where a call's time goes, from CUPTI's activity records (timeline.h)
 //   reducelab sweep    lesson 07's kernel at 2, 4, ..., 2^14 inputs a thread (its cascading)
@@ -75,11 +75,11 @@ void check_ladder_estimate(Device& device, const RunOptions& o,
   check_estimate(device, o, ladder_runs(device.backend(), o), sizes, runs, what);
 }
 
-// Lesson 15 calls NVIDIA's libraries: where the backend has no version of it, the table says why.
+// Lesson 16 calls NVIDIA's libraries: where the backend has no version of it, the table says why.
 void note_absent_lessons(std::ostream& out, Backend b) {
   for (const auto& p : ladder_plans())
-    if (p.lesson == 15 && p.backend == b) return;
-  out << "lesson 15 (versus_cub) is not in this table: its kernels are NVIDIA's CUB and Thrust, "
+    if (p.lesson == 16 && p.backend == b) return;
+  out << "lesson 16 (versus_cub) is not in this table: its kernels are NVIDIA's CUB and Thrust, "
          "which run only on a "
       << (b == Backend::sim ? "GPU (the simulator runs our own kernels only)"
                             : "GPU, in a build with CUDA")
@@ -108,8 +108,9 @@ int ladder(const RunOptions& o) {
     std::cout << ", checked, not timed\n\n";
   else
     std::cout << ", median of " << session.sampling().samples << " samples\n\n";
-  const Baseline* baseline = o.check_only ? nullptr : &session.baseline();
+  const Baseline* baseline = o.check_only ? nullptr : &session.baseline(ladder_plans());
   const auto results = run_ladder(session, o.block, o.block_given, !o.check_only);
+  session.note_reads(results);  // a rung faster than the ceiling kernel is the ceiling
   if (device->backend() == Backend::sim) {
     // A simulated time is a CPU's: the table shows what the simulator counts for each rung instead,
     // beside what the course's GPU measured for it.
@@ -161,9 +162,10 @@ int bench(const RunOptions& o, unsigned from, unsigned to, unsigned at) {
     std::cerr << "\rbench: N = 2^" << e << " (" << (e - from + 1) << " of " << (to - from + 1)
               << ")   " << std::flush;
     session.prepare(std::uint64_t{1} << e);
-    const Baseline& b = session.baseline();
-    baselines.push_back(to_json(b));
+    const Baseline& b = session.baseline(ladder_plans());
     const auto results = run_ladder(session, o.block, o.block_given, true);
+    session.note_reads(results);  // a rung faster than the ceiling kernel is the ceiling
+    baselines.push_back(to_json(b));
     ok = ok && all_verified(results);
     for (const auto& r : results) runs_json.push_back(to_json(r, o, &b));
     if (e == at) {
@@ -203,12 +205,12 @@ int sweep(const RunOptions& o, const std::vector<std::uint64_t>& sizes) {
   for (const std::uint64_t n : sizes) {
     session.prepare(n);
     const Baseline* baseline = o.check_only ? nullptr : &session.baseline();
-    if (baseline) baselines.push_back(to_json(*baseline));
     std::vector<CaseResult> results;
-    for (const auto& [plan, block] : plans) {
+    for (const auto& [plan, block] : plans)
       results.push_back(session.run(*plan, block, !o.check_only));
-      runs_json.push_back(to_json(results.back(), o, baseline));
-    }
+    session.note_reads(results);  // a rung faster than the ceiling kernel is the ceiling
+    if (baseline) baselines.push_back(to_json(*baseline));
+    for (const CaseResult& r : results) runs_json.push_back(to_json(r, o, baseline));
     ok = ok && all_verified(results);
     std::cout << "lesson 07 at N = " << size_text(n) << ", inputs a thread fixed, then its own grid"
               << (o.check_only ? " (checked, not timed)" : "") << ":\n\n";
@@ -222,7 +224,7 @@ int sweep(const RunOptions& o, const std::vector<std::uint64_t>& sizes) {
   return ok ? exit_ok : exit_failed;
 }
 
-// Lessons 21 and 16 are programs of their own (21 links NCCL; 16 is not a rung of the ladder); the
+// Lessons 22 and 17 are programs of their own (21 links NCCL; 16 is not a rung of the ladder); the
 // runner hands its arguments, --help included, on to one, from the folder the runner itself is in.
 // `why_absent` says why a build may lack it.
 int hand_on(const char* self, const std::string& command, const std::string& lesson,
@@ -251,7 +253,7 @@ int hand_on(const char* self, const std::string& command, const std::string& les
 }
 
 int scaling(const char* self, const std::vector<std::string>& args) {
-  return hand_on(self, "scaling", "21_multi_gpu_nccl", {"--scaling"}, args,
+  return hand_on(self, "scaling", "22_multi_gpu_nccl", {"--scaling"}, args,
                  "it needs CUDA and NCCL, which configure did not find");
 }
 
@@ -293,28 +295,28 @@ int main(int argc, char** argv) {
         ->type_name("N,...")
         ->capture_default_str();
     auto* beyond_cmd = app.add_subcommand("beyond",
-                                          "lessons 17-20 (operators x types, rows, columns, any "
+                                          "lessons 18-21 (operators x types, rows, columns, any "
                                           "axes), each at its own sizes; --json FILE");
     BeyondOptions beyond_options;
     beyond_cmd->add_option("--backend", beyond_options.backend,
                            "gpu or sim (default: the GPU when one is visible)");
     beyond_cmd->add_option(
         "--baseline", beyond_options.baseline_path,
-        "PyTorch's times for lessons 18-20 (tests/device/torch_baselines.py --out FILE)");
+        "PyTorch's times for lessons 19-21 (tests/device/torch_baselines.py --out FILE)");
     beyond_cmd->add_option("--json", beyond_options.json_path,
                            "write every lesson's table into this file (reducelab.beyond)");
     beyond_cmd->add_flag("--check-only", beyond_options.check_only, "verify, don't time");
     auto* scaling_cmd = app.add_subcommand("scaling",
-                                           "lesson 21: 2^28 floats per GPU (or --n-per-gpu) on 1, "
+                                           "lesson 22: 2^28 floats per GPU (or --n-per-gpu) on 1, "
                                            "2, 4, 8 GPUs as present; its options are "
-                                           "lesson 21's (reducelab scaling --help lists them)");
-    scaling_cmd->prefix_command();  // everything after `scaling`, --help included, is lesson 21's
+                                           "lesson 22's (reducelab scaling --help lists them)");
+    scaling_cmd->prefix_command();  // everything after `scaling`, --help included, is lesson 22's
     scaling_cmd->set_help_flag();
     auto* bugs_cmd =
         app.add_subcommand("bugs",
-                           "lesson 16 (a side lesson): ten classic mistakes, on the GPU or the "
+                           "lesson 17 (a side lesson): ten classic mistakes, on the GPU or the "
                            "simulator, one line each; "
-                           "its options are lesson 16's (reducelab bugs --help lists them)");
+                           "its options are lesson 17's (reducelab bugs --help lists them)");
     bugs_cmd->prefix_command();
     bugs_cmd->set_help_flag();
     auto* profile_cmd = app.add_subcommand(
@@ -350,7 +352,7 @@ int main(int argc, char** argv) {
     auto* timeline_cmd = app.add_subcommand(
         "timeline",
         timeline_built()
-            ? "where a call's time goes (CUPTI): lessons 07, 10, 12, 15 at 2^10, 2^20, 2^24, each "
+            ? "where a call's time goes (CUPTI): lessons 07, 10, 12, 16 at 2^10, 2^20, 2^24, each "
               "call's API calls, kernels, copies and gaps; one JSON file, a table"
             : "where a call's time goes, from CUPTI: not in this build (" +
                   timeline_absent_reason() + "); --from prints a record's table");
@@ -384,7 +386,7 @@ int main(int argc, char** argv) {
     if (*sweep_cmd) return sweep(sweep_options.resolve(), parse_size_list(sweep_sizes, "--n"));
     if (*scaling_cmd) return scaling(argv[0], scaling_cmd->remaining());
     if (*bugs_cmd)
-      return hand_on(argv[0], "bugs", "16_common_bugs", {}, bugs_cmd->remaining(),
+      return hand_on(argv[0], "bugs", "17_common_bugs", {}, bugs_cmd->remaining(),
                      "it was left out of this build");
     if (*beyond_cmd) {
       parse_backend(beyond_options.backend);  // gpu, sim or nothing

@@ -19,7 +19,7 @@ struct RungCounts {
   double elements_per_thread = 0;   // n over the first launch's threads
   std::uint64_t longest_chain = 0;  // additions from one input to the total (Plan::depth)
   std::uint64_t traced_n = 0;       // the size the trace below was recorded at
-  double barriers_per_block = -1;   // -1: not traced (lesson 15's libraries)
+  double barriers_per_block = -1;   // -1: not traced (lesson 16's libraries)
   double shared_per_block = -1;     // warp-wide shared-memory accesses a block of launch 0 makes
   double passes_per_access = -1;    // passes a warp access needs: 1 without bank conflicts
   double lanes_per_warp_step = -1;  // working lanes of a warp at a level of its tree, of 32

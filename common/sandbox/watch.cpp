@@ -209,7 +209,7 @@ std::string judge(const seccomp_notif& n, const std::string& allowed) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // --loopback: internet sockets go on unwatched (lesson 21: NCCL's bootstrap talks to its own
+  // --loopback: internet sockets go on unwatched (lesson 22: NCCL's bootstrap talks to its own
   // process over TCP); the sandbox's network namespace has nothing but loopback for them to reach.
   const bool loopback = argc > 3 && std::strcmp(argv[3], "--loopback") == 0;
   const int dashes = loopback ? 4 : 3;

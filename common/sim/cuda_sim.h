@@ -24,6 +24,7 @@
 
 #include "common/sim/atomics.h"
 #include "common/sim/builtins.h"
+#include "common/sim/capture.h"
 #include "common/sim/errors.h"
 #include "common/sim/half_types.h"
 #include "common/sim/intrinsics.h"

@@ -1,7 +1,7 @@
 // CUDA's 16-bit floating-point types for g++: storage only, with the conversions kernels call
 // (__half2float, __float2half_rn, __bfloat162float, __float2bfloat16_rn). Arithmetic on them is not
 // provided: ReduceLab's kernels convert to float first, as they should on the GPU too. The one
-// exception, at the end: the packed max/min that lesson 17's 16-bit argmax folds a load with.
+// exception, at the end: the packed max/min that lesson 18's 16-bit argmax folds a load with.
 #pragma once
 #include <cstdint>
 

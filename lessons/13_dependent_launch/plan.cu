@@ -90,17 +90,18 @@ rl::Plans rl::lesson_plans<13, rl::this_backend>() {
   constexpr std::string_view slug = "dependent_launch",
                              title = "Programmatic dependent launch: each call overlaps the last";
   const auto plan = [&](std::string_view variant, ReduceFunction reduce, ReduceFunction traced,
-                        auto depth) {
+                        auto depth, bool programmatic) {
     Plan p = lesson_plan(13, slug, title, reduce, traced);
     p.variant = variant;
     p.preferred_block = 1024;
     p.scratch_bytes = scratch_bytes;
     p.depth = depth;
+    p.way.programmatic = programmatic;  // compared with the ceiling launched the same way
     return p;
   };
-  return {plan("", reduce<NoTrace>, reduce<RecordTrace>, own_depth),
+  return {plan("", reduce<NoTrace>, reduce<RecordTrace>, own_depth, true),
           plan("two_kernel", reduce_in_two_kernels<false, NoTrace>,
-               reduce_in_two_kernels<false, RecordTrace>, two_kernel_depth),
+               reduce_in_two_kernels<false, RecordTrace>, two_kernel_depth, false),
           plan("two_kernel_pdl", reduce_in_two_kernels<true, NoTrace>,
-               reduce_in_two_kernels<true, RecordTrace>, two_kernel_depth)};
+               reduce_in_two_kernels<true, RecordTrace>, two_kernel_depth, true)};
 }

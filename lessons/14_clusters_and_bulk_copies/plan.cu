@@ -197,5 +197,7 @@ rl::Plans rl::lesson_plans<14, rl::this_backend>() {
   plans.push_back(plan("cub_warp_reductions", reduce_with_cub<cub::BLOCK_REDUCE_WARP_REDUCTIONS>,
                        nullptr, 1024, block_reduce_depth<WarpReductions::Of>));
 #endif
+  // cluster4_pdl is compared with the ceiling launched with the dependent launch too.
+  for (Plan& p : plans) p.way.programmatic = p.variant == "cluster4_pdl";
   return plans;
 }

@@ -1,5 +1,5 @@
 # Runs `reducelab beyond` (EXE) on the simulator with --json OUT and passes only when it exits 0 and
-# OUT is one reducelab.beyond record holding every lesson 17-20, each with verified runs and its
+# OUT is one reducelab.beyond record holding every lesson 18-21, each with verified runs and its
 # date.
 file(REMOVE "${OUT}")
 execute_process(COMMAND ${EXE} beyond --backend sim --json ${OUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -17,7 +17,7 @@ string(JSON created ERROR_VARIABLE missing GET "${doc}" created_utc)
 if(missing OR NOT created MATCHES "${utc}")
   message(FATAL_ERROR "the record's created_utc is '${created}' ${missing}")
 endif()
-foreach(lesson 17_operators_and_types 18_row_reduce 19_column_reduce 20_any_axes)
+foreach(lesson 18_operators_and_types 19_row_reduce 20_column_reduce 21_any_axes)
   string(JSON lesson_schema ERROR_VARIABLE missing GET "${doc}" lessons ${lesson} schema)
   if(missing)
     message(FATAL_ERROR "no record of ${lesson}: ${missing}")

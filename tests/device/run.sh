@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE through the device tool, in one call: build for the visible GPU, run every
 # test (GPU ones included), the sanitizers, and the ladder/benchmark. Steps are chosen by arguments:
-#   bash tests/device/run.sh build test sanitize ladder bench sweep ops axes rows torch beyond grade nccl
+#   bash tests/device/run.sh build test sanitize ladder launches bench sweep ops axes rows torch beyond grade nccl
 #                            bugs hopper hopper-api profile timeline latency hostile trusted
 # Needs .carry/ from tests/device/pack-carry.sh (carried with the call). Logs and JSON go to $OUT.
 set -uo pipefail
@@ -31,7 +31,7 @@ sanitized() {
   echo "${cell:-exit code $rc}"
   return 1
 }
-# PyTorch's times (lessons 18-20's x torch) into $out/torch.json.
+# PyTorch's times (lessons 19-21's x torch) into $out/torch.json.
 torch_baselines() {
   note "torch baselines (torch.sum, L2 flushed, median of 60): torch.json"
   PYTHONUNBUFFERED=1 python3 tests/device/torch_baselines.py --out "$out/torch.json" >"$out/torch.log" 2>&1 \
@@ -68,26 +68,26 @@ for step in "${steps[@]}"; do
         echo
         echo "Written by \`bash tests/device/run.sh sanitize\` on $(date -u +%Y-%m-%d) ($(compute-sanitizer --version | grep -m1 -oE 'Version [0-9.]+' || echo 'compute-sanitizer'),"
         echo "driver $(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)): each lesson's executable with \`--check-only\` at"
-        echo "N = 2^20+7 (lessons 18 and 19 at one shape of each plan, lesson 20 at a 4-d tensor over four axis sets, lesson"
+        echo "N = 2^20+7 (lessons 19 and 20 at one shape of each plan, lesson 21 at a 4-d tensor over four axis sets, lesson"
         echo "16 its fixed kernels: \`--all --fixed\`), under each tool with \`--error-exitcode 3\`. A cell is \`clean\` or the"
-        echo "tool's own summary. Lesson 16's broken kernels are in [its README](../../lessons/16_common_bugs/README.md)."
+        echo "tool's own summary. Lesson 17's broken kernels are in [its README](../../lessons/17_common_bugs/README.md)."
         echo
         echo "| lesson | memcheck | racecheck | synccheck |"
         echo "|---|---|---|---|"; } >"$table"
       for exe in $build/bin/[0-9][0-9]_*; do
-        [ "$(basename "$exe")" = 21_multi_gpu_nccl ] && continue  # NCCL's own kernels are not ours to sanitize
+        [ "$(basename "$exe")" = 22_multi_gpu_nccl ] && continue  # NCCL's own kernels are not ours to sanitize
         [ "$(basename "$exe")" = 00_measuring ] && continue  # the ceiling and CUB: no kernel of a lesson's own
         nn=$(basename "$exe" | cut -c1-2)
         [ -n "${SANITIZE:-}" ] && [[ " $SANITIZE " != *" $nn "* ]] && continue
         args=(--n 2^20+7 --check-only)
         case $nn in
-          # Lessons 18 and 19 take shapes: one of each plan, odd N (scalar loads) among them
-          # (1100x4100 and 1100x4101: lesson 18's block a row, packed and scalar).
+          # Lessons 19 and 20 take shapes: one of each plan, odd N (scalar loads) among them
+          # (1100x4100 and 1100x4101: lesson 19's block a row, packed and scalar).
           18|19) args=(--shape 1000x1001,2^16x8,8x2^16,4x2^18,1100x4100,1100x4101 --check-only) ;;
-          # Lesson 20: both kernels, split and unsplit, packed and scalar, and a transposed view.
+          # Lesson 21: both kernels, split and unsplit, packed and scalar, and a transposed view.
           20) args=(--shape 6,40,5,36 --axes 0,2 --axes 1,3 --axes 3 --axes 0 --ops sum,argmax,variance
                     --types float32,float16 --check-only) ;;
-          # Lesson 16: its fixed kernels, each in its own child process (its broken ones: step bugs).
+          # Lesson 17: its fixed kernels, each in its own child process (its broken ones: step bugs).
           16) args=(--all --fixed --backend gpu --n 2^20+7) ;;
         esac
         row="| $(basename "$exe") |"
@@ -136,6 +136,13 @@ for step in "${steps[@]}"; do
       bash tests/device/record-traces.sh $build "$out/traces" gpu h100 || status=1
       tar -C "$out" -czf "$out/traces.tgz" traces && rm -rf "$out/traces"
       ;;
+    launches)
+      # Lesson 15's report: what a launch costs on the stream, with the dependent launch, from a
+      # graph and both, for the empty kernel and the single pass at 2^20 (after `build`;
+      # TARGETS=15_launch_cost is enough). Commit as assets/results/h100-launch-cost.json.
+      note "lesson 15: what a launch costs, four ways, at 2^20 (JSON: launch-cost.json)"
+      $build/bin/15_launch_cost --n 2^20 --json "$out/launch-cost.json" || status=1
+      ;;
     bench)
       note "bench 2^10 .. 2^28"
       $build/bin/reducelab bench --from 10 --to 28 --at 28 --json "$out/bench.json" || status=1
@@ -150,42 +157,42 @@ for step in "${steps[@]}"; do
       $build/bin/reducelab sweep --n 2^24,2^28 --json "$out/sweep.json" || status=1
       ;;
     ops)
-      note "lesson 17: operators x types, GPU tests"
+      note "lesson 18: operators x types, GPU tests"
       $build/tests/ops_gpu_tests >"$out/ops-tests.log" 2>&1 || status=1
       tail -4 "$out/ops-tests.log"
-      note "lesson 17: table at N = 2^28 (JSON: ops-2p28.json)"
-      $build/bin/17_operators_and_types --n 2^28 --json "$out/ops-2p28.json" >"$out/ops-bench.log" 2>&1 || status=1
+      note "lesson 18: table at N = 2^28 (JSON: ops-2p28.json)"
+      $build/bin/18_operators_and_types --n 2^28 --json "$out/ops-2p28.json" >"$out/ops-bench.log" 2>&1 || status=1
       grep -vE '^\| (op|-)' "$out/ops-bench.log" | grep -v '^|' | tail -5
       grep '^|' "$out/ops-bench.log"
       ;;
     axes)
-      # PyTorch's times first: lessons 18/19 (step rows, after this one) and 16 read torch.json.
+      # PyTorch's times first: lessons 19/20 (step rows, after this one) and 16 read torch.json.
       torch_baselines
       baseline=(); [ -s "$out/torch.json" ] && baseline=(--baseline "$out/torch.json")
-      note "lesson 20: GPU tests"
+      note "lesson 21: GPU tests"
       $build/tests/axes_gpu_tests >"$out/axes-tests.log" 2>&1 || status=1
       tail -4 "$out/axes-tests.log"
-      note "lesson 20: plans of the benchmark tensor"
-      $build/bin/20_any_axes --explain 2>&1 | tee "$out/axes-explain.log"
-      note "lesson 20: 64x128x64x128 float32 over {0,2} {1,3} {3} {0} (JSON: axes.json)"
-      $build/bin/20_any_axes --reps 50 "${baseline[@]}" --json "$out/axes.json" >"$out/axes-bench.log" 2>&1 || status=1
+      note "lesson 21: plans of the benchmark tensor"
+      $build/bin/21_any_axes --explain 2>&1 | tee "$out/axes-explain.log"
+      note "lesson 21: 64x128x64x128 float32 over {0,2} {1,3} {3} {0} (JSON: axes.json)"
+      $build/bin/21_any_axes --reps 50 "${baseline[@]}" --json "$out/axes.json" >"$out/axes-bench.log" 2>&1 || status=1
       grep -v '^|' "$out/axes-bench.log" | tail -6
       note "torch.sum times"; cat "$out/torch.log"
-      note "lesson 20 table"; grep '^|' "$out/axes-bench.log"
+      note "lesson 21 table"; grep '^|' "$out/axes-bench.log"
       ;;
     rows)
-      # Lessons 18 and 19: the GPU suite, then both tables at the benchmark shapes, with x torch where
-      # tests/device/torch_baselines.py (lesson 20's step) has written $out/torch.json. Tables last.
-      note "lessons 18, 19: matrix_gpu_tests"
+      # Lessons 19 and 20: the GPU suite, then both tables at the benchmark shapes, with x torch where
+      # tests/device/torch_baselines.py (lesson 21's step) has written $out/torch.json. Tables last.
+      note "lessons 19, 20: matrix_gpu_tests"
       $build/tests/matrix_gpu_tests >"$out/matrix-tests.log" 2>&1 || status=1
       tail -4 "$out/matrix-tests.log"
       baseline=()
       [ -f "$out/torch.json" ] && baseline=(--baseline "$out/torch.json")
       [ -f "$out/torch.json" ] || echo "no $out/torch.json: tables without x torch"
-      for exe in 18_row_reduce 19_column_reduce; do
+      for exe in 19_row_reduce 20_column_reduce; do
         $build/bin/$exe ${baseline[@]+"${baseline[@]}"} --json "$out/$exe.json" >"$out/$exe.log" 2>&1 || status=1
       done
-      for exe in 18_row_reduce 19_column_reduce; do
+      for exe in 19_row_reduce 20_column_reduce; do
         note "$exe (JSON: $exe.json)"
         cat "$out/$exe.log"
       done
@@ -195,8 +202,8 @@ for step in "${steps[@]}"; do
       grep "median" "$out/torch.log"
       ;;
     beyond)
-      # Lessons 17-20 through the runner, x torch where the torch step ran first: one JSON.
-      note "reducelab beyond: lessons 17-20 (JSON: beyond.json)"
+      # Lessons 18-21 through the runner, x torch where the torch step ran first: one JSON.
+      note "reducelab beyond: lessons 18-21 (JSON: beyond.json)"
       baseline=(); [ -s "$out/torch.json" ] && baseline=(--baseline "$out/torch.json")
       $build/bin/reducelab beyond ${baseline[@]+"${baseline[@]}"} --json "$out/beyond.json" >"$out/beyond.log" 2>&1 || status=1
       grep -E '^(==|\||wrote|beyond)' "$out/beyond.log"
@@ -224,40 +231,40 @@ for step in "${steps[@]}"; do
     trusted)
       # Every lesson whose verdict the trusted side decides from handed-back outputs or figures, on
       # the GPU and through the sandbox: the solutions pass and the untouched exercises fail
-      # (lesson 21 on the GPUs there are). TRUSTED_LESSONS and WHO (sol, ex) narrow it.
-      note "trusted verdicts on the GPU: lessons 11 and 16-21, solutions and untouched exercises"
+      # (lesson 22 on the GPUs there are). TRUSTED_LESSONS and WHO (sol, ex) narrow it.
+      note "trusted verdicts on the GPU: lessons 11 and 17-22, solutions and untouched exercises"
       PATH=$root/.carry/root/usr/bin:$PATH REDUCELAB_SKIP_DEPS=1 REDUCELAB_CMAKE_ARGS="-DBoost_USE_STATIC_LIBS=ON" \
         bash tests/grading/expect_trusted_verdicts.sh "$root/build-hostile" "$out/trusted" ${TRUSTED_LESSONS:-11 16 17 18 19 20 21} \
         >"$out/trusted.log" 2>&1 || status=1
       grep -E "^(== |[0-9][0-9]_|FAIL|every solution)" "$out/trusted.log"
       ;;
     nccl)
-      # Lesson 21: its GPU tests (skipped below two GPUs), one process per GPU, then the scaling at
+      # Lesson 22: its GPU tests (skipped below two GPUs), one process per GPU, then the scaling at
       # 2^30 floats per GPU (1, 2, 4, 8 GPUs as present) with lesson 12 alone at 2^30 beside it.
-      note "lesson 21: nccl_gpu_tests"
+      note "lesson 22: nccl_gpu_tests"
       $build/tests/nccl_gpu_tests >"$out/nccl-tests.log" 2>&1; rc=$?
       tail -4 "$out/nccl-tests.log"; [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
-      note "lesson 21: one process per GPU"
-      $build/bin/21_multi_gpu_nccl --processes --n-per-gpu 2^26 --reps 10 2>&1 | tee "$out/nccl-processes.log" || status=1
+      note "lesson 22: one process per GPU"
+      $build/bin/22_multi_gpu_nccl --processes --n-per-gpu 2^26 --reps 10 2>&1 | tee "$out/nccl-processes.log" || status=1
       note "lesson 12 alone at 2^30 (the one-GPU throughput the target compares with)"
       $build/bin/12_single_pass --n 2^30 --json "$out/lesson11-2e30.json" 2>&1 | tee "$out/lesson11-2e30.log" || status=1
-      note "lesson 21 scaling at 2^30 floats per GPU"
-      $build/bin/21_multi_gpu_nccl --scaling --n-per-gpu 2^30 --reps 30 --json "$out/nccl-scaling.json" \
+      note "lesson 22 scaling at 2^30 floats per GPU"
+      $build/bin/22_multi_gpu_nccl --scaling --n-per-gpu 2^30 --reps 30 --json "$out/nccl-scaling.json" \
         2>&1 | tee "$out/nccl-scaling.log" || status=1
       ;;
     bugs)
-      # Lesson 16 on the GPU: every bug on the graded cases (each in a child process, stopped after
+      # Lesson 17 on the GPU: every bug on the graded cases (each in a child process, stopped after
       # 10 s without progress), under compute-sanitizer at one case, and what the simulator and the
-      # grader make of it: the table of lesson 16's README, $out/bugs.md. Then the races counted:
+      # grader make of it: the table of lesson 17's README, $out/bugs.md. Then the races counted:
       # REPEAT runs (default 20000) of each at 2^20 integers, every block's sum exact (lesson 05's README).
       # Commit bugs.md and bugs-counted.txt as assets/results/<device>-bugs.md and -bugs-counted.txt:
       # the READMEs' results spans take them (tests/docs/results_blocks.py). Sanitizer logs: bugs-logs.tgz.
-      note "lesson 16: every bug on the GPU, under compute-sanitizer, and on the simulator (table: bugs.md)"
-      exe=$build/bin/16_common_bugs
+      note "lesson 17: every bug on the GPU, under compute-sanitizer, and on the simulator (table: bugs.md)"
+      exe=$build/bin/17_common_bugs
       gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
       short=$(grep -oE 'H100|H200|B200|A100|L40S' <<<"$gpu" | head -1)
       names=$("$exe" --list | awk -F'|' '/^\| [a-z_]+ +\| lesson/ { gsub(/ /, "", $2); print $2 }')
-      # One cell from a line of 16_common_bugs: after "NAME: ", without the simulator's kernel/block/thread
+      # One cell from a line of 17_common_bugs: after "NAME: ", without the simulator's kernel/block/thread
       # prefix, and with no | to break the table.
       cell() { grep -m1 "^$1[ :(]" | sed -E -e "s/^$1( \(fixed\))?: //" \
                  -e "s/sim: kernel '[a-z_]+' block \([0-9,]+\) thread \([0-9,]+\): //" -e 's/\|/\\|/g'; }
@@ -289,20 +296,21 @@ for step in "${steps[@]}"; do
       note "bugs.md"; cat "$table"
       ;;
     hopper)
-      # Lessons 13 and 14 (Hopper's means on lesson 12's single pass): their GPU tests; the whole
+      # Lessons 13, 14 and 15 (Hopper's means on lesson 12's single pass, and its launch recorded into
+      # a graph): their GPU tests; the whole
       # ladder (so lesson 12, every variant of 13 and 14, the ceiling and CUB in one run) at the sizes
       # of their targets, JSON hopper-ladder-2pK.json; lesson 13 alone at other block sizes; the
       # registers and shared memory of every kernel (cuobjdump -res-usage of the build's own object)
       # and the SASS opcodes of 13's and 14's kernels (the bulk copy's cp.async.bulk);
       # compute-sanitizer at 2^20+7.
       # Commit the JSON as assets/results/h100-hopper-2pK.json for the README's tables.
-      note "lessons 13 and 14: GPU tests (lesson_gpu_tests [hopper])"
+      note "lessons 13, 14 and 15: GPU tests (lesson_gpu_tests [hopper])"
       $build/tests/lesson_gpu_tests "[hopper]" >"$out/hopper-tests.log" 2>&1 || status=1
       tail -4 "$out/hopper-tests.log"
       for k in 10 16 20 22 24 28 31; do
         note "ladder at N = 2^$k (lessons 13 and 14, the cluster sweep 2..16 among them; JSON: hopper-ladder-2p$k.json)"
         $build/bin/reducelab ladder --n 2^$k --json "$out/hopper-ladder-2p$k.json" >"$out/hopper-ladder-2p$k.log" 2>&1 || status=1
-        grep -E "^\\| (lesson|12|13|14|-) " "$out/hopper-ladder-2p$k.log"
+        grep -E "^\\| (lesson|12|13|14|15|-) " "$out/hopper-ladder-2p$k.log"
       done
       for k in 20 28; do
         for b in 256 512; do
@@ -312,14 +320,14 @@ for step in "${steps[@]}"; do
         done
       done
       note "registers and shared memory per kernel (cuobjdump -res-usage; hopper-registers.txt)"
-      for lesson in 12 13 14; do
+      for lesson in 12 13 14 15; do
         obj=$(find $build -path "*lesson${lesson}_gpu.dir*" -name 'plan.cu.o' | head -1)
         cuobjdump -res-usage "$obj" 2>&1 | awk '/Function/ { name = $2; sub(/:$/, "", name); next }
           /REG:/ { print name "\t" $0 }' | c++filt | sed -E 's/rl::backend_gpu:://g' | grep -v RecordTrace \
           | tee -a "$out/hopper-registers.txt"
       done
       note "SASS opcodes of lessons 13 and 14's kernels (hopper-sass.txt: the bulk copy's UBLKCP, the mbarrier's SYNCS, ...)"
-      for lesson in 13 14; do
+      for lesson in 13 14 15; do
         obj=$(find $build -path "*lesson${lesson}_gpu.dir*" -name 'plan.cu.o' | head -1)
         cuobjdump -sass "$obj" 2>&1 || status=1
       done >"$out/hopper-sass-full.txt"
@@ -330,8 +338,8 @@ for step in "${steps[@]}"; do
            END { if (name) print name ":" ops }' "$out/hopper-sass-full.txt" | c++filt \
         | sed -E 's/rl::backend_gpu:://g' | grep -v RecordTrace | tee "$out/hopper-sass.txt"
       gzip -f "$out/hopper-sass-full.txt"
-      note "compute-sanitizer on lessons 13 and 14 at N = 2^20+7"
-      for exe in 13_dependent_launch 14_clusters_and_bulk_copies; do
+      note "compute-sanitizer on lessons 13, 14 and 15 at N = 2^20+7"
+      for exe in 13_dependent_launch 14_clusters_and_bulk_copies 15_launch_cost; do
         for tool in memcheck racecheck synccheck; do
           if cell=$(sanitized $tool 900 $build/bin/$exe --n 2^20+7 --check-only); then
             echo "$exe $tool clean"
@@ -351,10 +359,10 @@ for step in "${steps[@]}"; do
       grep -E '^(\||profile|wrote)' "$out/profile.log"
       ;;
     timeline)
-      # CUPTI's activity records of 20 timed calls of lessons 07, 10, 12 and 15 at 2^10, 2^20 and
+      # CUPTI's activity records of 20 timed calls of lessons 07, 10, 12 and 16 at 2^10, 2^20 and
       # 2^24: launch latency, each kernel and copy, the gaps, host code. Commit timeline.json as
       # assets/profiles/<device>-timeline.json.
-      note "reducelab timeline: lessons 07, 10, 12, 15 at 2^10, 2^20, 2^24 under CUPTI (JSON: timeline.json)"
+      note "reducelab timeline: lessons 07, 10, 12, 16 at 2^10, 2^20, 2^24 under CUPTI (JSON: timeline.json)"
       $build/bin/reducelab timeline --json "$out/timeline.json" >"$out/timeline.log" 2>"$out/timeline.err" || status=1
       tr '\r' '\n' <"$out/timeline.err" | grep -E "^(timeline: FAILED|error)"
       grep -E '^(\||timeline|wrote)' "$out/timeline.log"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch's time for the reductions of lessons 18-20, for their `--baseline FILE` columns.
+"""PyTorch's time for the reductions of lessons 19-21, for their `--baseline FILE` columns.
 
 Run on the GPU machine (tests/device/run.sh, step `axes`, with PYTHONUNBUFFERED=1). For every case: float32 random non-zero
 data, torch.sum(x, dim=dims), warmed up, then timed with CUDA events one call per sample, the L2
@@ -16,7 +16,7 @@ import statistics
 import sys
 
 
-# (shape, dims): lessons 18 and 19 (rows: dim 1, columns: dim 0), then lesson 20's rank-4 tensor.
+# (shape, dims): lessons 19 and 20 (rows: dim 1, columns: dim 0), then lesson 21's rank-4 tensor.
 MATRICES = [(4096, 4096), (65536, 64), (64, 65536), (1 << 20, 8), (8, 1 << 20)]
 CASES = [(list(s), [1]) for s in MATRICES] + [(list(s), [0]) for s in MATRICES]
 CASES += [([64, 128, 64, 128], dims) for dims in ([0, 2], [1, 3], [3], [0])]

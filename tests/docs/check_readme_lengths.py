@@ -11,7 +11,7 @@ root = sys.argv[1]
 LIMIT = 200
 # Lessons to be split into one idea each; each may shrink, never grow.
 WAITING = {
-    "lessons/16_common_bugs/README.md": 270,
+    "lessons/17_common_bugs/README.md": 270,
 }
 bad = 0
 paths = ["README.md"] + sorted(os.path.relpath(p, root)

@@ -19,11 +19,12 @@ module under tests/docs/tables/ (its docstring has the details):
     table=times n=2^20,2^24 kernels=10,10/host_finish,12 [labels="a|b|c"]    medians side by side
     table=across n=2^10,2^20 kernels=12,13/cluster4 figure=time|pct|xcub|ratio [over=12]
                  [labels="a|b"] [baselines=no]    one figure per kernel (rows) and size (columns)
-    table=ops [n=2^28] [ops=...] [types=...]                          lesson 17, operators x types
-    table=rows|columns [op=sum] [type=float32] [shapes=4096x4096,...]     lessons 18 and 19
-    table=axes [op=sum] [type=float32]                                lesson 20
-    table=scaling [gpus=1,2,4,8]                                      lesson 21
+    table=ops [n=2^28] [ops=...] [types=...]                          lesson 18, operators x types
+    table=rows|columns [op=sum] [type=float32] [shapes=4096x4096,...]     lessons 19 and 20
+    table=axes [op=sum] [type=float32]                                lesson 21
+    table=scaling [gpus=1,2,4,8]                                      lesson 22
     table=latency [lessons=07,11] [variants=-,1x4B]      lesson 11's bytes in flight, a file a size
+    table=launches                     lesson 15's launch costs, four ways (`15_launch_cost --json`)
     table=sweep n=2^24,2^28 [figures=time,pct,chain,error,bound] [inputs=2,8]   lesson 07 at K
                                        inputs a thread (`reducelab sweep`), then at its own grid
     value=time|gbps|pct|xcub|min|max|calls|tolerance n=2^28 lesson=12[/variant]   one run's figure
@@ -34,9 +35,10 @@ module under tests/docs/tables/ (its docstring has the details):
     table=profile [lessons=02,12] [n=2^20] [block=256] [launch=0] [columns="kernel,time,stall"]
                                        ncu's counters a kernel launch (`reducelab profile --from`)
     value=profile lesson=02 n=2^20 launch=0 counter=shared_ld_wavefronts_per_request   one counter
-    table=timeline [lessons=10,15] [n=2^10,2^20] [columns="first,activities,gaps"]
+    table=timeline [lessons=10,16] [n=2^10,2^20] [columns="first,activities,gaps"]
                                        CUPTI's timeline of a call (`reducelab timeline --from`)
-    value=timeline lesson=15 n=2^20 field=gaps_us index=0                       one of its figures
+    value=timeline lesson=16 n=2^20 field=gaps_us index=0                       one of its figures
+    value=launches field=empty|pass|device|replay way=stream|stream+PDL|graph|graph+PDL   lesson 15
 e.g. <!-- results: assets/results/h100-bench.json table=ladder n=2^24 lessons=07,08 -->
 (min and max are the fastest and slowest timed sample, calls the calls a sample queued back to
 back). A span that cannot be rendered (no such file, another schema, files of two devices, a

@@ -82,7 +82,7 @@ AXES = {"schema": "reducelab.axes", "version": 1, "device": H200, "runs": [
 
 
 def nccl(k, n, total, locals_ms, collective):
-    return {"lesson": 21, "variant": "", "gpus": k, "n": n, "time": {"median_ms": total},
+    return {"lesson": 22, "variant": "", "gpus": k, "n": n, "time": {"median_ms": total},
             "local": [{"time": {"median_ms": m}} for m in locals_ms],
             "collective": {"median_ms": collective}, "gbps": gbps(n, total)}
 

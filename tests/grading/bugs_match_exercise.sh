@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Lesson 16 runs its bugs from a catalogue (broken.cuh) and hands the same kernels to the student as an
+# Lesson 17 runs its bugs from a catalogue (broken.cuh) and hands the same kernels to the student as an
 # exercise (exercise/common_bugs.cuh, in namespace graded instead of broken). Their code must be the
-# same, so that what `16_common_bugs --bug NAME` shows is what the student fixes: compared line by line
+# same, so that what `17_common_bugs --bug NAME` shows is what the student fixes: compared line by line
 # without comments, blank lines and the namespace's name.
 # Usage: bugs_match_exercise.sh CATALOGUE EXERCISE
 set -u

@@ -3,7 +3,7 @@
 # from the solution only in hunks that carry a "TODO(student)" line, and in an opening comment. A
 # change to a solution that is not carried into its exercise (a faster load, a renamed kernel) fails
 # here, instead of leaving students a file that has quietly drifted from the lesson it teaches.
-# Where the student must find the mistake (lesson 16), a line "TODO(student) section:" hands out the
+# Where the student must find the mistake (lesson 17), a line "TODO(student) section:" hands out the
 # whole section it heads, up to the next TODO(student) line: a hunk inside it passes without a TODO
 # line of its own, which would point at the mistake.
 # Usage: exercise_matches_solution.sh LESSONS_DIR

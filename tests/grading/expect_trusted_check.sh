@@ -4,7 +4,8 @@
 # EXE (a lesson executable with its solution) hands back its outputs for one seed; its own
 # --grade-check then passes them for that seed and fails them for another seed, with one result's
 # bit flipped, with a case left out, with cases swapped, and with a forged verdict line added; where
-# the lesson has a speed target, with figures that miss it and with a verdict in their place.
+# the lesson has a speed target, with figures that miss it and with a verdict in their place; where
+# it hands back its idea's figures (lesson 15), with a launch, a wrong total or none of them.
 set -euo pipefail
 exe=$1 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -38,5 +39,15 @@ if grep -q "^target " "$work/outputs"; then
   expect "one 4-byte load in flight" "$work/slow" "$seed" "result: FAILED" "Little's law"
   sed 's/^target .*/target ok/' "$work/outputs" >"$work/claimed"
   expect "a target claimed" "$work/claimed" "$seed" "result: FAILED" "not in the grader's format"
+fi
+# Lesson 15 hands back its idea's figures (a second call: the kernels it launched itself, its
+# total): a launch of its own, a wrong total or no figures at all fail.
+if grep -q "^replay " "$work/outputs"; then
+  sed -E 's/^replay [0-9]+ /replay 1 /' "$work/outputs" >"$work/launched"
+  expect "a second call that launched" "$work/launched" "$seed" "result: FAILED" "launched 1 kernel itself"
+  sed -E 's/^replay ([0-9]+) [0-9a-f]{8}$/replay \1 00000000/' "$work/outputs" >"$work/zero"
+  expect "a replay that left 0" "$work/zero" "$seed" "result: FAILED" "replay left 0"
+  grep -v "^replay " "$work/outputs" >"$work/no-replay"
+  expect "no replay figures" "$work/no-replay" "$seed" "result: FAILED" "never measured"
 fi
 echo "the trusted check passes the outputs handed back and nothing else"

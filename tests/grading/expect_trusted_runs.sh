@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The trusted side of a lesson that grades its own cases (lessons 17-21, grade_main.h's grade_runs)
+# The trusted side of a lesson that grades its own cases (lessons 18-22, grade_main.h's grade_runs)
 # decides from the outputs alone (common/host/grade_record.h's "bytes" lines):
 #   expect_trusted_runs.sh EXE WORK
 # EXE (a lesson executable with its solution) hands back its outputs for one seed; its own

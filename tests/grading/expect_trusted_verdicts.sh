@@ -24,7 +24,7 @@ for nn in "${lessons[@]}"; do
     [ ! -d "$work/class/sol" ] || cp "$dir$(basename "$f")" "$work/class/sol/"
   done
 done
-# Lesson 21 runs lesson 12's single pass on each GPU: a student who reached it hands in lesson 12 too.
+# Lesson 22 runs lesson 12's single pass on each GPU: a student who reached it hands in lesson 12 too.
 if [[ " ${lessons[*]} " == *" 21 "* ]] && [ -d "$work/class/sol" ]; then
   cp "$root"/lessons/12_*/single_pass.cuh "$work/class/sol/"
 fi

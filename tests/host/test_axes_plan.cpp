@@ -1,13 +1,13 @@
-// Lesson 20's plan: the hand-checked layouts of axes_plan_cases() (merging, stride order, size-1,
-// size-0 and broadcast axes, the strategy: the list `20_any_axes --grade` checks too), the plan's
+// Lesson 21's plan: the hand-checked layouts of axes_plan_cases() (merging, stride order, size-1,
+// size-0 and broadcast axes, the strategy: the list `21_any_axes --grade` checks too), the plan's
 // other numbers on some of them, and every kind of bad input as a usage error.
 #include <catch2/catch.hpp>
 
 #include <string>
 
 #include "common/host/cli.h"
-#include "lessons/20_any_axes/axes_cases.h"
-#include "lessons/20_any_axes/axes_plan.h"
+#include "lessons/21_any_axes/axes_cases.h"
+#include "lessons/21_any_axes/axes_plan.h"
 #include "tests/lessons/checks.h"
 
 using namespace rl;
@@ -20,13 +20,13 @@ AxesPlan contiguous(const std::vector<std::int64_t>& sizes, const std::vector<in
 
 }  // namespace
 
-TEST_CASE("lesson 20 plan: every graded layout merges and orders as checked by hand",
+TEST_CASE("lesson 21 plan: every graded layout merges and orders as checked by hand",
           "[host][axes]") {
   const PlanCase c = GENERATE(from_range(axes_plan_cases()));
   test::check_no_failure(describe(c.layout), plan_case_failure(c));
 }
 
-TEST_CASE("lesson 20 plan: the benchmark tensor's outputs, reductions and span", "[host][axes]") {
+TEST_CASE("lesson 21 plan: the benchmark tensor's outputs, reductions and span", "[host][axes]") {
   const std::vector<std::int64_t> shape{64, 128, 64, 128};
   const AxesPlan a02 = contiguous(shape, {0, 2});
   CHECK(a02.outputs == 16384);
@@ -39,7 +39,7 @@ TEST_CASE("lesson 20 plan: the benchmark tensor's outputs, reductions and span",
   CHECK(contiguous(shape, {0}).input_span == std::uint64_t{1} << 26);
 }
 
-TEST_CASE("lesson 20 plan: all axes and no axes", "[host][axes]") {
+TEST_CASE("lesson 21 plan: all axes and no axes", "[host][axes]") {
   const AxesPlan all = contiguous({4, 5, 6}, {0, 1, 2});
   CHECK(all.outputs == 1);
   CHECK(all.out_shape.empty());
@@ -51,7 +51,7 @@ TEST_CASE("lesson 20 plan: all axes and no axes", "[host][axes]") {
   CHECK(merged_text(contiguous({4, 5, 6}, {2, 0})) == merged_text(contiguous({4, 5, 6}, {0, 2})));
 }
 
-TEST_CASE("lesson 20 plan: size-1 axes keep their place in the output's shape", "[host][axes]") {
+TEST_CASE("lesson 21 plan: size-1 axes keep their place in the output's shape", "[host][axes]") {
   CHECK(contiguous({4, 1, 5}, {0, 2}).out_shape == std::vector<std::uint64_t>{1});
   const AxesPlan ones = contiguous({1, 1, 1}, {0, 2});
   CHECK(ones.axes.empty());
@@ -60,19 +60,19 @@ TEST_CASE("lesson 20 plan: size-1 axes keep their place in the output's shape", 
   CHECK(ones.describe().find("a single element") != std::string::npos);
 }
 
-TEST_CASE("lesson 20 plan: the span of transposed and padded layouts", "[host][axes]") {
+TEST_CASE("lesson 21 plan: the span of transposed and padded layouts", "[host][axes]") {
   CHECK(plan_axes({2, 3, 4}, {1, 8, 2}, {0}).input_span == 24);
   CHECK(plan_axes({8, 16}, {20, 1}, {1}).input_span == 7 * 20 + 16);
 }
 
-TEST_CASE("lesson 20 plan: rank 8", "[host][axes]") {
+TEST_CASE("lesson 21 plan: rank 8", "[host][axes]") {
   const AxesPlan alternate = contiguous(std::vector<std::int64_t>(8, 2), {1, 3, 5, 7});
   CHECK(alternate.axes.size() == 8);
   CHECK(alternate.outputs == 16);
   CHECK(alternate.reduced == 16);
 }
 
-TEST_CASE("lesson 20 plan: size-0 axes", "[host][axes]") {
+TEST_CASE("lesson 21 plan: size-0 axes", "[host][axes]") {
   // Nothing to reduce: every output is the operator's value of nothing (sum: 0).
   const AxesPlan empty_reduction = contiguous({3, 0, 4}, {1});
   CHECK(empty_reduction.reduced == 0);
@@ -84,7 +84,7 @@ TEST_CASE("lesson 20 plan: size-0 axes", "[host][axes]") {
   CHECK(no_outputs.axes.empty());
 }
 
-TEST_CASE("lesson 20 plan: bad input is a usage error", "[host][axes]") {
+TEST_CASE("lesson 21 plan: bad input is a usage error", "[host][axes]") {
   CHECK_THROWS_AS(plan_axes({}, {}, {}), UsageError);
   CHECK_THROWS_AS(contiguous(std::vector<std::int64_t>(9, 2), {0}), UsageError);
   CHECK_THROWS_AS(contiguous({4, 5}, {2}), UsageError);

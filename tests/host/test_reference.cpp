@@ -109,7 +109,7 @@ TEST_CASE("exact data has an exact reference and no tolerance; other data keeps 
 }
 
 TEST_CASE("spikes are exact at any size, so one lost block always shows", "[reference]") {
-  // Made and summed a slice at a time, from an offset, as lesson 21's GPUs make their shares.
+  // Made and summed a slice at a time, from an offset, as lesson 22's GPUs make their shares.
   const std::uint64_t n = (std::uint64_t{1} << 24) + 17;
   const Reference r = reference_of_stream(3, Distribution::spikes, 1000, n);
   CHECK(r.exact);

@@ -74,3 +74,63 @@ TEST_CASE("the results file is written whole, and a bad path is a usage error", 
           "--trace: cannot write '/nonexistent-dir/x.json' (No such file or directory)");
   }
 }
+
+TEST_CASE("a rung is read against the ceiling and CUB launched as it was", "[results]") {
+  const LaunchWay plain{}, pdl{LaunchPath::stream, true}, graph_pdl{LaunchPath::graph, true};
+  const auto timing = [](double ms, LaunchWay way) {
+    Timing t{{ms, ms, ms, 20}, 8, false};
+    t.way = way;
+    return t;
+  };
+  Baseline b;
+  b.n = 1 << 20;
+  b.ceiling = Device::Ceiling{800.0, 0.0, timing(0.005, plain), 256};
+  b.ceilings.push_back(Device::Ceiling{900.0, 0.0, timing(0.0045, pdl), 256});
+  b.cub = timing(0.010, plain);
+  b.cub_graph = timing(0.004, LaunchWay{LaunchPath::graph, false});
+
+  CaseResult r;
+  r.plan.way = pdl;
+  r.timing = timing(0.0048, pdl);
+  // 4.5 us against 4.8 us: below 100, where the plain ceiling (5 us) would give above it.
+  REQUIRE(percent_of_ceiling(r, b));
+  CHECK(*percent_of_ceiling(r, b) == Approx(100.0 * 0.0045 / 0.0048));
+  CHECK(*times_cub(r, b) == Approx(0.010 / 0.0048));
+  // A mismatched pair is refused, naming both ways.
+  CHECK_THROWS_WITH(percent_of_ceiling(timing(0.0048, pdl), *b.ceiling),
+                    Catch::Contains("launched stream+PDL") && Catch::Contains("launched stream"));
+  // No ceiling measured the rung's way: no figure rather than the plain one.
+  r.timing = timing(0.003, graph_pdl);
+  CHECK_FALSE(percent_of_ceiling(r, b));
+  CHECK(*times_cub(r, b) == Approx(0.004 / 0.003));  // CUB in a graph
+
+  // The record says how it was launched, its device time, and whether it was launch-bound.
+  r.timing = timing(0.0048, pdl);
+  r.device_ms = Summary{0.0030, 0.0029, 0.0032, 30};
+  const auto j = to_json(r, RunOptions{}, &b);
+  CHECK(j["time"]["launch"] == "stream+PDL");
+  CHECK(j["device_time"]["median_ms"].get<double>() == Approx(0.0030));
+  CHECK(j["launch_bound"] == true);  // 3.0 us of 4.8: the GPU idle over a fifth of the time
+  CHECK(j["pct_of_ceiling"].get<double>() < 100.0);
+  r.device_ms = Summary{0.0045, 0.0044, 0.0046, 30};
+  CHECK(to_json(r, RunOptions{}, &b)["launch_bound"] == false);
+
+  // A rung that read faster than the ceiling kernel launched its way becomes that way's ceiling:
+  // itself 100%, the others read against it, never above 100.
+  CaseResult fast = r;
+  fast.check.verified = true;
+  fast.timing = timing(0.0040, pdl);
+  b.note_read(fast);
+  REQUIRE(b.fastest_for(pdl));
+  CHECK(*percent_of_ceiling(fast, b) == Approx(100.0));
+  CHECK(*percent_of_ceiling(r, b) == Approx(100.0 * 0.0040 / 0.0048));
+  CHECK(b.ceiling_ms(plain) == Approx(0.005));  // the plain way keeps its kernel's
+  CaseResult wrong = fast;
+  wrong.check.verified = false;
+  wrong.timing = timing(0.0001, pdl);
+  b.note_read(wrong);  // a wrong result reads nothing
+  CHECK(b.ceiling_ms(pdl) == Approx(0.0040));
+  const auto base = to_json(b);
+  CHECK(base["stream_read_ways"][0]["launch"] == "stream+PDL");
+  CHECK(base["cub_graph"]["launch"] == "graph");
+}

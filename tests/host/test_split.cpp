@@ -1,4 +1,4 @@
-// Lesson 21's split of N elements over K GPUs (a pure host function), and the streaming reference
+// Lesson 22's split of N elements over K GPUs (a pure host function), and the streaming reference
 // the lesson checks its GPU-made input against.
 #include <catch2/catch.hpp>
 
@@ -6,7 +6,7 @@
 
 #include "common/host/input.h"
 #include "common/host/reference.h"
-#include "lessons/21_multi_gpu_nccl/split.h"
+#include "lessons/22_multi_gpu_nccl/split.h"
 
 using namespace rl;
 

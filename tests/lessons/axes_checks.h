@@ -1,14 +1,14 @@
 #pragma once
-// Lesson 20's checks (tests/lessons/checks.h names them), shared by the simulator and GPU suites: a
+// Lesson 21's checks (tests/lessons/checks.h names them), shared by the simulator and GPU suites: a
 // typed tensor laid out by the given strides, reduced over the given axes through the lesson's API,
 // every output compared with the CPU reference. The check itself is the grader's (axes_cases.h:
-// axes_case_failure), so the tests and `20_any_axes --grade` agree.
+// axes_case_failure), so the tests and `21_any_axes --grade` agree.
 #include <catch2/catch.hpp>
 
 #include "common/host/device.h"
 #include "common/host/typed.h"
-#include "lessons/20_any_axes/axes_api.h"
-#include "lessons/20_any_axes/axes_cases.h"
+#include "lessons/21_any_axes/axes_api.h"
+#include "lessons/21_any_axes/axes_cases.h"
 #include "tests/lessons/checks.h"
 
 namespace rl::test {

@@ -1,6 +1,6 @@
 #pragma once
 // What every lesson suite shares (tests/lessons/test_*.cpp), beside each subject's own part
-// (ladder_checks.h: lessons 01-15, ops_checks.h: 16, matrix_checks.h: 17 and 18,
+// (ladder_checks.h: lessons 01-16, ops_checks.h: 16, matrix_checks.h: 17 and 18,
 // axes_checks.h: 16). The same names mean the same check throughout:
 //   check_graded_cases / check_graded_case: every case the student grader runs, through the
 //       grader's own check (one line saying why a case fails), on this suite's device;

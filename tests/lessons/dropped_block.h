@@ -1,7 +1,7 @@
 #pragma once
 // Reductions that each lose one block's share of the input, for the tests that show which checks
 // see it: one per shape of plan (a tree of passes, a persistent grid and one finishing block, a
-// single pass whose last block finishes, clusters that add their blocks' sums). Lesson 21 takes
+// single pass whose last block finishes, clusters that add their blocks' sums). Lesson 22 takes
 // lesson 12's on every GPU.
 #include "common/host/plan.h"
 

@@ -16,11 +16,12 @@
 
 namespace rl::test {
 
-// The plans of lessons 13 (the dependent launch) and 14 (clusters, bulk copies, the libraries'
-// block reduce) on backend `b`.
+// The plans of lessons 13 (the dependent launch), 14 (clusters, bulk copies, the libraries' block
+// reduce) and 15 (lesson 13's plan recorded into a graph and replayed) on backend `b`.
 inline Plans hopper_plans(Backend b) {
   Plans plans = plans_of(13, b);
   for (const Plan& p : plans_of(14, b)) plans.push_back(p);
+  for (const Plan& p : plans_of(15, b)) plans.push_back(p);
   return plans;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The ladder (lessons 01-15) in the simulator and GPU suites, so that both backends answer
+// The ladder (lessons 01-16) in the simulator and GPU suites, so that both backends answer
 // the same questions: which lessons have plans on a backend, and one checked run of a plan.
 #include <cstdint>
 #include <vector>

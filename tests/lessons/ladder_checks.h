@@ -1,5 +1,5 @@
 #pragma once
-// The ladder's checks, lessons 01-15 (tests/lessons/checks.h names them), shared by the
+// The ladder's checks, lessons 01-16 (tests/lessons/checks.h names them), shared by the
 // simulator and GPU suites: the float sum of each lesson's plans.
 #include <catch2/catch.hpp>
 

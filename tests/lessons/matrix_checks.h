@@ -1,5 +1,5 @@
 #pragma once
-// Lessons 18 and 19's checks (tests/lessons/checks.h names them), shared by the simulator and GPU
+// Lessons 19 and 20's checks (tests/lessons/checks.h names them), shared by the simulator and GPU
 // suites: a typed M x N matrix with ties planted along the reduced axis (matrix_input), uploaded at
 // any element offset (so rows start misaligned), reduced through the lesson's API, every output
 // compared with the CPU reference.

@@ -1,5 +1,5 @@
 #pragma once
-// Lesson 17's checks (tests/lessons/checks.h names them), shared by the simulator and GPU suites:
+// Lesson 18's checks (tests/lessons/checks.h names them), shared by the simulator and GPU suites:
 // typed input with deliberate ties (ops_input, the data the grader reduces too), uploaded at any
 // element offset, reduced through the lesson's API, compared with the CPU reference.
 #include <catch2/catch.hpp>
@@ -8,7 +8,7 @@
 
 #include "common/host/device.h"
 #include "common/host/typed.h"
-#include "lessons/17_operators_and_types/ops_api.h"
+#include "lessons/18_operators_and_types/ops_api.h"
 #include "tests/lessons/checks.h"
 
 namespace rl::test {

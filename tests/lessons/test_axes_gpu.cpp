@@ -1,4 +1,4 @@
-// Lesson 20 on the GPU: the simulator's cases, the benchmark tensor at full size, and agreement of
+// Lesson 21 on the GPU: the simulator's cases, the benchmark tensor at full size, and agreement of
 // the GPU with the simulator (same plan, so the same results to within the tolerance).
 #include <random>
 #include <string>
@@ -13,7 +13,7 @@ namespace {
 constexpr DType types[] = {DType::f32, DType::f16, DType::i32};
 }  // namespace
 
-TEST_CASE("lesson 20 on the GPU: random axes of random transposed tensors", "[gpu][axes]") {
+TEST_CASE("lesson 21 on the GPU: random axes of random transposed tensors", "[gpu][axes]") {
   std::mt19937_64 rng(61);
   for (int trial = 0; trial < 200; ++trial) {
     const AxesLayout l = random_layout(rng, 8, 1u << 16);
@@ -23,7 +23,7 @@ TEST_CASE("lesson 20 on the GPU: random axes of random transposed tensors", "[gp
   }
 }
 
-TEST_CASE("lesson 20 on the GPU: the benchmark tensor over its four axis sets", "[gpu][axes]") {
+TEST_CASE("lesson 21 on the GPU: the benchmark tensor over its four axis sets", "[gpu][axes]") {
   const std::vector<std::int64_t> shape{64, 128, 64, 128};
   for (const std::vector<int>& axes : {std::vector<int>{0, 2}, {1, 3}, {3}, {0}}) {
     const AxesLayout l{shape, contiguous_strides(shape), axes};
@@ -33,7 +33,7 @@ TEST_CASE("lesson 20 on the GPU: the benchmark tensor over its four axis sets", 
   }
 }
 
-TEST_CASE("lesson 20 on the GPU: the matrices of lessons 18 and 19", "[gpu][axes]") {
+TEST_CASE("lesson 21 on the GPU: the matrices of lessons 19 and 20", "[gpu][axes]") {
   for (const auto& [m, n] : {std::pair<std::int64_t, std::int64_t>{4096, 4096},
                              {65536, 64},
                              {64, 65536},
@@ -44,7 +44,7 @@ TEST_CASE("lesson 20 on the GPU: the matrices of lessons 18 and 19", "[gpu][axes
         test::check_reduction(gpu(), ReduceOp::sum, t, AxesLayout{{m, n}, {n, 1}, {axis}}, 9);
 }
 
-TEST_CASE("lesson 20: the GPU and the simulator agree", "[gpu][axes]") {
+TEST_CASE("lesson 21: the GPU and the simulator agree", "[gpu][axes]") {
   auto sim = make_sim_device();
   const std::vector<std::int64_t> shape{4, 16, 4, 32};
   const auto strides = contiguous_strides(shape);

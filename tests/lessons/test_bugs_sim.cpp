@@ -1,20 +1,20 @@
-// Lesson 16 on the simulator, in process: each broken kernel of broken.cuh gets the bug class its
+// Lesson 17 on the simulator, in process: each broken kernel of broken.cuh gets the bug class its
 // catalogue entry names from the grader (the race detector on, as --grade runs it), and each fix in
 // common_bugs.cuh passes every graded case, race-free in every thread order. (The hang needs the
-// watchdog's child process: the CTest tests "18 --bug NAME ..." run the executable for every bug.)
+// watchdog's child process: the CTest tests "17 --bug NAME ..." run the executable for every bug.)
 #include <catch2/catch.hpp>
 
 #include <string>
 
 #include "common/host/grading.h"
 #include "common/host/sim_bridge.h"
-#include "lessons/16_common_bugs/bugs.h"
+#include "lessons/17_common_bugs/bugs.h"
 
 using namespace rl;
 
 namespace {
 
-// Grades one plan as `16_common_bugs --grade` does on the simulator, then puts the options back.
+// Grades one plan as `17_common_bugs --grade` does on the simulator, then puts the options back.
 // `late`: race checking off, late visibility on (--no-sim-racecheck --sim-late-visibility).
 Grade grade(const Plan& p, bool late = false) {
   RunOptions o;
@@ -33,20 +33,20 @@ Grade grade(const Plan& p, bool late = false) {
 
 }  // namespace
 
-TEST_CASE("lesson 16: the plans are the catalogue's bugs, in its order", "[sim][bugs]") {
+TEST_CASE("lesson 17: the plans are the catalogue's bugs, in its order", "[sim][bugs]") {
   const Plans broken = bugs::broken_plans<Backend::sim>();
-  const Plans fixed = lesson_plans<16, Backend::sim>();
+  const Plans fixed = lesson_plans<17, Backend::sim>();
   REQUIRE(broken.size() == bugs::count);
   REQUIRE(fixed.size() == bugs::count);
   for (unsigned k = 0; k < bugs::count; ++k) {
     CHECK(broken[k].variant == bugs::catalogue[k].name);
     CHECK(fixed[k].variant == bugs::catalogue[k].name);
-    CHECK(broken[k].source == "lessons/16_common_bugs/broken.cuh");
+    CHECK(broken[k].source == "lessons/17_common_bugs/broken.cuh");
     CHECK(parse_bug_tag(bugs::catalogue[k].tag));
   }
 }
 
-TEST_CASE("lesson 16: each bug gets its class from the grader on the simulator",
+TEST_CASE("lesson 17: each bug gets its class from the grader on the simulator",
           "[sim][grading][bugs]") {
   const Plans broken = bugs::broken_plans<Backend::sim>();
   for (unsigned k = 0; k < bugs::count; ++k) {
@@ -62,9 +62,9 @@ TEST_CASE("lesson 16: each bug gets its class from the grader on the simulator",
   }
 }
 
-TEST_CASE("lesson 16: every fix passes the graded cases, race-free in every thread order",
+TEST_CASE("lesson 17: every fix passes the graded cases, race-free in every thread order",
           "[sim][grading][bugs]") {
-  for (const Plan& p : lesson_plans<16, Backend::sim>()) {
+  for (const Plan& p : lesson_plans<17, Backend::sim>()) {
     const Grade g = grade(p);
     INFO(p.variant << ": " << g.failure);
     CHECK(g.passed);
@@ -72,14 +72,14 @@ TEST_CASE("lesson 16: every fix passes the graded cases, race-free in every thre
 }
 
 TEST_CASE(
-    "lesson 16: the missing fence is a race across blocks, both fences named; late "
+    "lesson 17: the missing fence is a race across blocks, both fences named; late "
     "visibility makes its total wrong",
     "[sim][grading][bugs]") {
   const bugs::Bug* b = bugs::find("missing_fence");
   REQUIRE(b != nullptr);
   const auto k = static_cast<unsigned>(b - bugs::catalogue);
   const Plan broken = bugs::broken_plans<Backend::sim>()[k];
-  const Plan fixed = lesson_plans<16, Backend::sim>()[k];
+  const Plan fixed = lesson_plans<17, Backend::sim>()[k];
   const Grade g = grade(broken);
   INFO(g.failure);
   CHECK(g.bug == BugClass::race);

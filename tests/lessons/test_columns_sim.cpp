@@ -1,22 +1,22 @@
-// Lesson 19 on the simulator: its graded cases (columns_graded_cases(): every operator on every
+// Lesson 20 on the simulator: its graded cases (columns_graded_cases(): every operator on every
 // type, over shapes that reach each plan, odd row lengths, misaligned and empty matrices), the
 // API's answer to empty columns, the same bits on every run, and the naive atomic version.
 #include "common/host/cli.h"
-#include "lessons/19_column_reduce/column_reduce_api.h"
+#include "lessons/20_column_reduce/column_reduce_api.h"
 #include "tests/lessons/matrix_checks.h"
 
 using namespace rl;
 
 using test::sim;
 
-TEST_CASE("lesson 19: every graded case matches the reference", "[sim][columns]") {
-  // columns_graded_cases(): the list `19_column_reduce --grade` runs, with the grader's own check.
+TEST_CASE("lesson 20: every graded case matches the reference", "[sim][columns]") {
+  // columns_graded_cases(): the list `20_column_reduce --grade` runs, with the grader's own check.
   const MatrixCase c = GENERATE(from_range(columns_graded_cases()));
   test::check_graded_case(sim(), Axis::columns, *columns_kernels(Backend::sim), c);
 }
 
 TEST_CASE(
-    "lesson 19: empty columns sum to 0 and are a usage error for the rest; no columns, no outputs",
+    "lesson 20: empty columns sum to 0 and are a usage error for the rest; no columns, no outputs",
     "[sim][columns]") {
   for (const DType t : {DType::f32, DType::i32}) {
     const std::vector<std::byte> none;
@@ -30,7 +30,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("lesson 19: the chunk partials meet in a fixed order: the same bits every run",
+TEST_CASE("lesson 20: the chunk partials meet in a fixed order: the same bits every run",
           "[sim][columns]") {
   const std::uint64_t m = 6000, n = 8;
   const auto host = matrix_input(Axis::columns, DType::f32, m, n, 5);
@@ -40,7 +40,7 @@ TEST_CASE("lesson 19: the chunk partials meet in a fixed order: the same bits ev
   for (std::uint64_t c = 0; c < n; ++c) CHECK(a[c].value == b[c].value);
 }
 
-TEST_CASE("lesson 19: the naive atomic sum is right to within its tolerance", "[sim][columns]") {
+TEST_CASE("lesson 20: the naive atomic sum is right to within its tolerance", "[sim][columns]") {
   const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{1, 1}, {300, 7}, {16, 1000}}));
   const auto host = matrix_input(Axis::columns, DType::f32, m, n, 9);
   const test::MatrixRun atomic = [](Device& d, ReduceOp, DType, const void* in, std::uint64_t mm,

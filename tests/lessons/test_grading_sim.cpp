@@ -20,15 +20,15 @@
 #include "tests/lessons/dropped_block.h"
 #include "tests/lessons/ladder_cases.h"
 
-// Lesson 16's catalogue of broken kernels (missing_barrier_in_loop, barrier_only_above_warp,
+// Lesson 17's catalogue of broken kernels (missing_barrier_in_loop, barrier_only_above_warp,
 // barrier_inside_branch, reads_past_shared_memory, never_writes_output, ...), graded here as
 // submissions; the one kernel below adds a variant the catalogue does not hold.
-#include "lessons/16_common_bugs/broken.cuh"
+#include "lessons/17_common_bugs/broken.cuh"
 
 RL_NAMESPACE_BEGIN
 namespace broken {
 
-// Lesson 16's missing_syncwarp with its shared memory written through a raw pointer, which the
+// Lesson 17's missing_syncwarp with its shared memory written through a raw pointer, which the
 // race detector cannot see: only the thread orders can catch it.
 template <class Trace = NoTrace>
 __global__ void missing_syncwarp_raw(In<Trace> in, Out<Trace> out, std::uint64_t n) {

@@ -1,10 +1,10 @@
-// Lessons 18 and 19 on the GPU: the simulator's shapes, the benchmark shapes (every operator on
+// Lessons 19 and 20 on the GPU: the simulator's shapes, the benchmark shapes (every operator on
 // float32, sum on the other types), misaligned matrices, the same bits on every run, and agreement
 // of the GPU with the simulator. Exits 77 (skipped) where there is no GPU (gpu_main.cpp).
 #include <cmath>
 
-#include "lessons/18_row_reduce/row_reduce_api.h"
-#include "lessons/19_column_reduce/column_reduce_api.h"
+#include "lessons/19_row_reduce/row_reduce_api.h"
+#include "lessons/20_column_reduce/column_reduce_api.h"
 #include "tests/lessons/matrix_checks.h"
 
 using namespace rl;
@@ -22,7 +22,7 @@ void check(Axis axis, ReduceOp op, DType t, const std::vector<std::byte>& host, 
 }
 }  // namespace
 
-TEST_CASE("lessons 18, 19 on the GPU: small shapes, every operator and type",
+TEST_CASE("lessons 19, 20 on the GPU: small shapes, every operator and type",
           "[gpu][rows][columns]") {
   const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>({{1, 1},
                                                                     {7, 1},
@@ -45,7 +45,7 @@ TEST_CASE("lessons 18, 19 on the GPU: small shapes, every operator and type",
     }
 }
 
-TEST_CASE("lessons 18, 19 on the GPU: the benchmark shapes", "[gpu][rows][columns]") {
+TEST_CASE("lessons 19, 20 on the GPU: the benchmark shapes", "[gpu][rows][columns]") {
   const auto [m, n] = GENERATE(table<std::uint64_t, std::uint64_t>(
       {{4096, 4096}, {65536, 64}, {64, 65536}, {1u << 20, 8}, {8, 1u << 20}, {1000, 1001}}));
   for (const Axis axis : {Axis::rows, Axis::columns}) {
@@ -59,7 +59,7 @@ TEST_CASE("lessons 18, 19 on the GPU: the benchmark shapes", "[gpu][rows][column
   }
 }
 
-TEST_CASE("lessons 18, 19 on the GPU: misaligned matrices", "[gpu][rows][columns]") {
+TEST_CASE("lessons 19, 20 on the GPU: misaligned matrices", "[gpu][rows][columns]") {
   const auto [m, n] =
       GENERATE(table<std::uint64_t, std::uint64_t>({{64, 8}, {3, 65536}, {20000, 8}}));
   for (const Axis axis : {Axis::rows, Axis::columns})
@@ -70,7 +70,7 @@ TEST_CASE("lessons 18, 19 on the GPU: misaligned matrices", "[gpu][rows][columns
     }
 }
 
-TEST_CASE("lessons 18, 19 on the GPU: the same bits every run, and the simulator's",
+TEST_CASE("lessons 19, 20 on the GPU: the same bits every run, and the simulator's",
           "[gpu][rows][columns]") {
   auto sim = make_sim_device();
   const auto [m, n] =
@@ -95,7 +95,7 @@ TEST_CASE("lessons 18, 19 on the GPU: the same bits every run, and the simulator
   }
 }
 
-TEST_CASE("lesson 19 on the GPU: the naive atomic sum", "[gpu][columns]") {
+TEST_CASE("lesson 20 on the GPU: the naive atomic sum", "[gpu][columns]") {
   const auto [m, n] =
       GENERATE(table<std::uint64_t, std::uint64_t>({{300, 7}, {4096, 4096}, {1u << 20, 8}}));
   const auto host = matrix_input(Axis::columns, DType::f32, m, n, 9);

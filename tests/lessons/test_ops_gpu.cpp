@@ -1,4 +1,4 @@
-// Lesson 17 on the GPU: the simulator's cases plus 2^24+3, misaligned inputs, and agreement of the
+// Lesson 18 on the GPU: the simulator's cases plus 2^24+3, misaligned inputs, and agreement of the
 // GPU with the simulator (same plan, so the same result to within the tolerance).
 #include <string>
 
@@ -8,7 +8,7 @@ using namespace rl;
 
 using test::gpu;
 
-TEST_CASE("lesson 17 on the GPU: every operator and type matches the reference", "[gpu][ops]") {
+TEST_CASE("lesson 18 on the GPU: every operator and type matches the reference", "[gpu][ops]") {
   const std::uint64_t n = GENERATE(as<std::uint64_t>{}, 1, 31, 33, 255, 257, 1000, (1u << 16) + 1,
                                    1u << 20, (1u << 24) + 3);
   for (const DType t : all_dtypes) {
@@ -17,7 +17,7 @@ TEST_CASE("lesson 17 on the GPU: every operator and type matches the reference",
   }
 }
 
-TEST_CASE("lesson 17 on the GPU: misaligned inputs", "[gpu][ops]") {
+TEST_CASE("lesson 18 on the GPU: misaligned inputs", "[gpu][ops]") {
   const std::uint64_t n = GENERATE(as<std::uint64_t>{}, 1000, (1u << 20) + 5);
   for (const DType t : all_dtypes) {
     const auto host = ops_input(t, n, 7 * n);
@@ -26,7 +26,7 @@ TEST_CASE("lesson 17 on the GPU: misaligned inputs", "[gpu][ops]") {
   }
 }
 
-TEST_CASE("lesson 17: the GPU and the simulator agree", "[gpu][ops]") {
+TEST_CASE("lesson 18: the GPU and the simulator agree", "[gpu][ops]") {
   auto sim = make_sim_device();
   const std::uint64_t n = (1u << 16) + 3;
   for (const DType t : all_dtypes) {

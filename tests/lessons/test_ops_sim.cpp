@@ -1,4 +1,4 @@
-// Lesson 17 on the simulator: every operator on every element type against the CPU reference, at
+// Lesson 18 on the simulator: every operator on every element type against the CPU reference, at
 // sizes around warp, block and pack boundaries, at misaligned addresses, with NaN and infinities.
 #include <cmath>
 #include <limits>
@@ -10,7 +10,7 @@ using namespace rl;
 
 using test::sim;
 
-TEST_CASE("lesson 17: every operator and type matches the reference", "[sim][ops]") {
+TEST_CASE("lesson 18: every operator and type matches the reference", "[sim][ops]") {
   const std::uint64_t n =
       GENERATE(as<std::uint64_t>{}, 1, 31, 33, 255, 257, 1000, (1u << 16) + 1, 1u << 20);
   for (const DType t : all_dtypes) {
@@ -19,7 +19,7 @@ TEST_CASE("lesson 17: every operator and type matches the reference", "[sim][ops
   }
 }
 
-TEST_CASE("lesson 17: misaligned inputs read a scalar head and tail", "[sim][ops]") {
+TEST_CASE("lesson 18: misaligned inputs read a scalar head and tail", "[sim][ops]") {
   // 20005: several blocks for every type, with a tail; small enough to try every offset quickly.
   const std::uint64_t n = GENERATE(as<std::uint64_t>{}, 1000, 20005);
   for (const DType t : all_dtypes) {
@@ -29,7 +29,7 @@ TEST_CASE("lesson 17: misaligned inputs read a scalar head and tail", "[sim][ops
   }
 }
 
-TEST_CASE("lesson 17: an empty input sums to 0 and is a usage error for the rest", "[sim][ops]") {
+TEST_CASE("lesson 18: an empty input sums to 0 and is a usage error for the rest", "[sim][ops]") {
   for (const DType t : all_dtypes) {
     const std::vector<std::byte> none;
     test::OffsetInput in(sim(), t, none, 0);
@@ -39,7 +39,7 @@ TEST_CASE("lesson 17: an empty input sums to 0 and is a usage error for the rest
   }
 }
 
-TEST_CASE("lesson 17: NaN and infinities follow PyTorch's rule", "[sim][ops]") {
+TEST_CASE("lesson 18: NaN and infinities follow PyTorch's rule", "[sim][ops]") {
   constexpr double nan = std::numeric_limits<double>::quiet_NaN(),
                    inf = std::numeric_limits<double>::infinity();
   const std::uint64_t n = 3000;
@@ -82,7 +82,7 @@ TEST_CASE("lesson 17: NaN and infinities follow PyTorch's rule", "[sim][ops]") {
   }
 }
 
-TEST_CASE("lesson 17: a constant input has variance 0 and argmax 0", "[sim][ops]") {
+TEST_CASE("lesson 18: a constant input has variance 0 and argmax 0", "[sim][ops]") {
   const std::uint64_t n = 5000;
   for (const DType t : all_dtypes) {
     std::vector<std::byte> host(n * dtype_bytes(t));
@@ -97,7 +97,7 @@ TEST_CASE("lesson 17: a constant input has variance 0 and argmax 0", "[sim][ops]
 // 16-bit argmax/argmin fold a whole 16-byte load at once and find the element inside the winning
 // load only at the end (pack_fold.cuh): the tie and NaN rules must hold inside one load, across one
 // thread's loads, and against the scalar head and tail.
-TEST_CASE("lesson 17: 16-bit argmax and argmin keep the first tie and the first NaN",
+TEST_CASE("lesson 18: 16-bit argmax and argmin keep the first tie and the first NaN",
           "[sim][ops]") {
   constexpr double nan = std::numeric_limits<double>::quiet_NaN(),
                    inf = std::numeric_limits<double>::infinity();
@@ -162,7 +162,7 @@ TEST_CASE("lesson 17: 16-bit argmax and argmin keep the first tie and the first 
   }
 }
 
-TEST_CASE("lesson 17: 16-bit argmax and argmin treat -0 and +0 as a tie", "[sim][ops]") {
+TEST_CASE("lesson 18: 16-bit argmax and argmin treat -0 and +0 as a tie", "[sim][ops]") {
   const std::uint64_t n = 20000, q = 8 * 100;
   for (const DType t : {DType::f16, DType::bf16})
     for (const ReduceOp op : {ReduceOp::argmax, ReduceOp::argmin}) {

@@ -1,21 +1,21 @@
-// Lesson 18 on the simulator: its graded cases (rows_graded_cases(): every operator on every type,
+// Lesson 19 on the simulator: its graded cases (rows_graded_cases(): every operator on every type,
 // over shapes that reach each plan, odd row lengths, misaligned and empty matrices), the API's
 // answer to empty rows, and the same bits on every run.
 #include "common/host/cli.h"
-#include "lessons/18_row_reduce/row_reduce_api.h"
+#include "lessons/19_row_reduce/row_reduce_api.h"
 #include "tests/lessons/matrix_checks.h"
 
 using namespace rl;
 
 using test::sim;
 
-TEST_CASE("lesson 18: every graded case matches the reference", "[sim][rows]") {
-  // rows_graded_cases(): the list `18_row_reduce --grade` runs, with the grader's own check.
+TEST_CASE("lesson 19: every graded case matches the reference", "[sim][rows]") {
+  // rows_graded_cases(): the list `19_row_reduce --grade` runs, with the grader's own check.
   const MatrixCase c = GENERATE(from_range(rows_graded_cases()));
   test::check_graded_case(sim(), Axis::rows, *rows_kernels(Backend::sim), c);
 }
 
-TEST_CASE("lesson 18: empty rows sum to 0 and are a usage error for the rest; no rows, no outputs",
+TEST_CASE("lesson 19: empty rows sum to 0 and are a usage error for the rest; no rows, no outputs",
           "[sim][rows]") {
   for (const DType t : {DType::f32, DType::i32}) {
     const std::vector<std::byte> none;
@@ -29,7 +29,7 @@ TEST_CASE("lesson 18: empty rows sum to 0 and are a usage error for the rest; no
   }
 }
 
-TEST_CASE("lesson 18: the same bits every run (the split plan's partials meet in a fixed order)",
+TEST_CASE("lesson 19: the same bits every run (the split plan's partials meet in a fixed order)",
           "[sim][rows]") {
   const std::uint64_t m = 2, n = 50000;
   const auto host = matrix_input(Axis::rows, DType::f32, m, n, 5);

@@ -1,4 +1,4 @@
-// Lesson 21 on two or more GPUs: the multi-GPU total matches the CPU reference and the one-GPU
+// Lesson 22 on two or more GPUs: the multi-GPU total matches the CPU reference and the one-GPU
 // total, for N that does not divide, N smaller than the GPU count, N = 0 and a large N; every GPU
 // holds the same total; the one-process-per-GPU mode agrees. With fewer than two GPUs: exit 77.
 #include <catch2/catch.hpp>
@@ -12,7 +12,7 @@
 #include <string>
 
 #include "common/host/reference.h"
-#include "lessons/21_multi_gpu_nccl/multi_gpu.h"
+#include "lessons/22_multi_gpu_nccl/multi_gpu.h"
 #include "tests/lessons/dropped_block.h"
 
 using namespace rl;
@@ -120,7 +120,7 @@ TEST_CASE("a GPU whose local reduction drops a block fails the exact spikes", "[
 
 TEST_CASE("one process per GPU gives a verified total", "[nccl][processes]") {
   const std::string command =
-      std::string(RL_LESSON17_EXE) + " --processes --n 1000003 --check-only";
+      std::string(RL_LESSON22_EXE) + " --processes --n 1000003 --check-only";
   CHECK(std::system(command.c_str()) == 0);
 }
 
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
   const unsigned count = visible_gpus(&why);
   // a collective of one GPU tests nothing of the collective: skipped, never passed
   if (count < 2) {
-    std::cout << "skipped: lesson 21's tests need two or more GPUs; "
+    std::cout << "skipped: lesson 22's tests need two or more GPUs; "
               << (count == 0 ? why : std::string("only one is visible")) << '\n';
     return 77;
   }

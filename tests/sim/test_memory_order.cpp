@@ -170,7 +170,7 @@ __global__ void unlinked(GlobalView<float> data, unsigned* a, unsigned* b) {
   }
 }
 
-// Lesson 19's shape: every warp's lane 0 writes its partial and fences; after a barrier thread 0
+// Lesson 20's shape: every warp's lane 0 writes its partial and fences; after a barrier thread 0
 // takes the ticket; the last block's thread 0 fences after it, and after a barrier every thread
 // reads. A fence.sc orders across the barrier both ways (README.md). `OnlyThreadZeroFences`: the
 // other writers skip their fence, so thread 0's release (before the barrier) does not cover them.

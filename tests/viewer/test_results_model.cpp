@@ -72,7 +72,7 @@ TEST_CASE("results files with the wrong schema, version or types are refused on 
   REQUIRE(format_size(1000) == "1000");
 }
 
-TEST_CASE("the committed results: one run per picture, lesson 21's GPUs apart", "[results]") {
+TEST_CASE("the committed results: one run per picture, lesson 22's GPUs apart", "[results]") {
   std::vector<ResultsFile> files;
   for (const char* name : {"h100-bench.json", "h200x2-nccl-scaling.json"}) {
     files.push_back(load_results(std::string(RL_REPO_ROOT) + "/assets/results/" + name));
@@ -87,11 +87,11 @@ TEST_CASE("the committed results: one run per picture, lesson 21's GPUs apart", 
   for (const auto& s : h100.series)
     for (const auto& p : s.points) most = std::max(most, p.gbps);
   REQUIRE(most < *h100.peak);  // nothing of another device on its plot
-  for (const auto& s : h100.series) REQUIRE(s.lesson != 21);
+  for (const auto& s : h100.series) REQUIRE(s.lesson != 22);
   const RunResults& h200 = runs[1];
   REQUIRE(h200.device == "NVIDIA H200");
   REQUIRE(*h200.peak == Approx(4814.304));
-  REQUIRE(h200.series.empty());  // its only runs are lesson 21's, on one and two GPUs
+  REQUIRE(h200.series.empty());  // its only runs are lesson 22's, on one and two GPUs
   REQUIRE(h200.scaling.size() == 2);
   REQUIRE(h200.scaling[0].gpus == 1);
   REQUIRE(h200.scaling[1].gpus == 2);
@@ -134,4 +134,32 @@ TEST_CASE("two runs of one device stay two pictures, each in the order the cours
     shown.push_back(std::stoi(b.label.substr(0, 2)));
   REQUIRE(shown == course);
   REQUIRE(std::is_sorted(shown.begin(), shown.end()));
+}
+
+TEST_CASE("the bars say how each run was launched, its device time and whether it was launch-bound",
+          "[results]") {
+  const auto files = std::vector<ResultsFile>{
+      load_results(std::string(RL_REPO_ROOT) + "/assets/results/h100-bench.json")};
+  const auto series = build_series(files);
+  const auto bars = bars_at(series, 1 << 20, true);
+  const auto find = [&](const std::string& label) -> const Bar& {
+    const auto it =
+        std::find_if(bars.begin(), bars.end(), [&](const Bar& b) { return b.label == label; });
+    REQUIRE(it != bars.end());
+    return *it;
+  };
+  // Lesson 15's own plan: recorded into a graph, with the dependent launch, its device time known.
+  const Bar& graph = find("15 launch_cost");
+  CHECK(graph.launch == "graph+PDL");
+  CHECK(graph.device_ms > 0);
+  const std::string text = bar_times_text(graph);
+  CHECK(text.find("(launched graph+PDL)") != std::string::npos);
+  CHECK(text.find("device time ") != std::string::npos);
+  // Whatever the run says of a bar's launch-bound flag, its tooltip says the same.
+  for (const Bar& b : bars)
+    CHECK((bar_times_text(b).find("launch-bound") != std::string::npos) == b.launch_bound);
+  // Some rungs at 2^20 waited for the host in this run.
+  CHECK(std::any_of(bars.begin(), bars.end(), [](const Bar& b) { return b.launch_bound; }));
+  // An older record, with neither field, says nothing of them.
+  CHECK(bar_times_text(Bar{}).empty());
 }

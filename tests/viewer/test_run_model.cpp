@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "common/host/course.h"
-#include "lessons/16_common_bugs/bugs.h"
+#include "lessons/17_common_bugs/bugs.h"
 #include "viewer/run_model.h"
 
 namespace {
@@ -48,7 +48,7 @@ int choice(const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("the Run panel offers every simulated plan of the course, lesson 16's broken kernels too",
+TEST_CASE("the Run panel offers every simulated plan of the course, lesson 17's broken kernels too",
           "[run]") {
   const auto& cs = rl::viewer::run_choices();
   std::size_t sim_plans = 0;
@@ -67,7 +67,7 @@ TEST_CASE("the Run panel offers every simulated plan of the course, lesson 16's 
       CHECK(c.solution != c.plan);
     }
   }
-  CHECK(broken == rl::bugs::count);  // every bug of lesson 16's catalogue
+  CHECK(broken == rl::bugs::count);  // every bug of lesson 17's catalogue
   CHECK(cs.size() == sim_plans + 2 * broken);
   CHECK(rl::viewer::find_choice("common_bugs/missing_barrier_in_loop") >= 0);
   CHECK(rl::viewer::find_choice("no_such_kernel") == -1);
@@ -121,7 +121,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("the race detector reports lesson 16's missing barrier, and without it the run ends",
+TEST_CASE("the race detector reports lesson 17's missing barrier, and without it the run ends",
           "[run]") {
   RunModel m;
   RunRequest r;

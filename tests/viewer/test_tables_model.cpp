@@ -32,19 +32,19 @@ TEST_CASE("a lesson table reads into labelled rows with their ratios", "[viewer]
   CHECK_FALSE(f.rows[2].verified);
 }
 
-TEST_CASE("the runner's merged record of lessons 17-20 reads with each row's lesson",
+TEST_CASE("the runner's merged record of lessons 18-21 reads with each row's lesson",
           "[viewer][comparison]") {
   const std::string text = R"({"schema": "reducelab.beyond", "version": 1, "backend": "sim",
-    "runs": [{"lesson": "17_operators_and_types", "op": "sum", "dtype": "float32", "verified": true},
-             {"lesson": "20_any_axes", "op": "sum", "dtype": "float32", "strategy": "rows", "axes": [3],
+    "runs": [{"lesson": "18_operators_and_types", "op": "sum", "dtype": "float32", "verified": true},
+             {"lesson": "21_any_axes", "op": "sum", "dtype": "float32", "strategy": "rows", "axes": [3],
               "gbps": 3000, "vs_best": 1.5, "verified": true}],
-    "lessons": {"17_operators_and_types": {"schema": "reducelab.ops"}}})";
+    "lessons": {"18_operators_and_types": {"schema": "reducelab.ops"}}})";
   REQUIRE(looks_like_lesson_tables(text));
   const LessonTable f = parse_lesson_table(text, "beyond.json");
   CHECK(f.schema == "reducelab.beyond");
   REQUIRE(f.rows.size() == 2);
-  CHECK(f.rows[0].label == "17 sum float32");
-  CHECK(f.rows[1].label == "20 sum float32 rows axes {3}");
+  CHECK(f.rows[0].label == "18 sum float32");
+  CHECK(f.rows[1].label == "21 sum float32 rows axes {3}");
   CHECK(*f.rows[1].vs_best == Approx(1.5));
 }
 
@@ -93,7 +93,7 @@ TEST_CASE("a merged record and its lessons' own files: each table shown once, in
   REQUIRE(tables.size() == 8);  // 4 files + the merged record's 4 lessons
   const auto shown = unique_tables(tables);
   REQUIRE(shown.size() == 4);
-  for (int i = 0; i < 4; ++i) REQUIRE(shown[static_cast<std::size_t>(i)]->lesson == 17 + i);
+  for (int i = 0; i < 4; ++i) REQUIRE(shown[static_cast<std::size_t>(i)]->lesson == 18 + i);
   std::size_t rows = 0;
   for (const auto* t : shown) rows += t->rows.size();
   REQUIRE(rows == 66);  // the merged record's runs, each once

@@ -4,7 +4,7 @@ loopback address only, and checks what it does:
 
   1. lesson 03's kernel at n=1000, block 256: the total the page reports against the sum of the
      run's own input (which the page writes out), summed here with math.fsum;
-  2. lesson 16's missing-barrier kernel with the race detector: the page reports the race;
+  2. lesson 17's missing-barrier kernel with the race detector: the page reports the race;
   3. the tree view after the missing barrier's run, compared with its fix: the page prints its own
      canvas as a PNG (?shot=1), which this script saves (--shots DIR, default the working folder)
      and checks: the window's width, and not a blank canvas.

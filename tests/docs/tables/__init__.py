@@ -1,8 +1,8 @@
 """Markdown generated from committed results JSON: one module per table kind (table=KIND), and
 inline values (value=KIND): the ladder's results (bench), and the profile's counters and the
 timeline's figures (value=profile, value=timeline). results_blocks.py calls render()."""
-from . import (across, axes, bench, ladder, latency, lesson, matrix, ops, profile, scaling, sweep,
-               timeline, times)
+from . import (across, axes, bench, ladder, latency, launches, lesson, matrix, ops, profile,
+               scaling, sweep, timeline, times)
 from .common import SpanError
 
 KINDS = {
@@ -16,6 +16,7 @@ KINDS = {
     "axes": axes.render,
     "scaling": scaling.render,
     "latency": latency.render,
+    "launches": launches.render,
     "sweep": sweep.render,
     "profile": profile.render,
     "timeline": timeline.render,
@@ -25,6 +26,7 @@ KINDS = {
 VALUES = {
     "profile": profile.value,
     "timeline": timeline.value,
+    "launches": launches.value,
 }
 
 

@@ -1,4 +1,4 @@
-"""table=axes: lesson 20's axis sets of one tensor (schema reducelab.axes, or the lesson's record in
+"""table=axes: lesson 21's axis sets of one tensor (schema reducelab.axes, or the lesson's record in
 a reducelab.beyond), one row per axis set for one operator and type.
     table=axes [op=sum] [type=float32]
         axes | plan | time | GB/s | x CUB | x torch | x best
@@ -10,7 +10,7 @@ SCHEMAS = ("reducelab.axes",)
 
 
 def render(root, md, files, opts):
-    docs = common.load(root, files, SCHEMAS, lesson="20_any_axes")
+    docs = common.load(root, files, SCHEMAS, lesson="21_any_axes")
     op, dtype = opts.get("op", "sum"), opts.get("type", "float32")
     runs = [r for _, d in docs for r in d.get("runs", [])
             if r["op"] == op and r["dtype"] == dtype and "time" in r]

@@ -1,10 +1,11 @@
 """The ladder's results (schema reducelab.results: `reducelab bench|ladder --json`, a lesson's
 `--json`): its runs in the order the file gives them, each with the baselines measured in the same
 run, and every figure the runner's table prints (common/runner/ladder.cpp), computed as it computes
-them. Also the inline values: `value=time|gbps|pct|xcub|ratio|min|max|calls|tolerance n=N
+them. Also the inline values: `value=time|device|gbps|pct|xcub|ratio|min|max|calls|tolerance n=N
 lesson=L [variant=V] [over=L2]`, `value=result|bits|reference|error` (the float32 a run returned,
-its bit pattern, the double reference, their distance), and lesson=ceiling or lesson=cub for the baselines' time, GB/s,
-% of ceiling and calls (the calls a timed sample queued back to back: time.calls_per_sample)."""
+its bit pattern, the double reference, their distance), and lesson=ceiling or lesson=cub
+[launch=stream|stream+PDL|graph|graph+PDL] for the baselines' time, device time, GB/s, % of ceiling
+and calls (the calls a timed sample queued back to back: time.calls_per_sample)."""
 import struct
 
 from . import common
@@ -73,7 +74,14 @@ def labels_for(b, opts, keys, ns, unit):
     return labels
 
 def ceiling_of(b):
-    return b.get("stream_read_gbps") if b and b.get("stream_read") else None
+    """The plain ceiling's GB/s: the read-only kernel's, or the rung's that read faster
+    (faster_than_the_ceiling_kernel), as the runner takes it."""
+    if not b or not b.get("stream_read"):
+        return None
+    for f in b.get("faster_than_the_ceiling_kernel", []):
+        if f["launch"] == "stream":
+            return b["n"] * 4 / (f["median_ms"] * 1e6)
+    return b.get("stream_read_gbps")
 
 
 def cub_ms(b):
@@ -81,27 +89,46 @@ def cub_ms(b):
 
 
 def figures(bench, run, base, versus_ms=None):
-    """The runner's cells for one run: time, GB/s, % of ceiling, x versus (lesson 01 in the
-    ladder), x CUB; '-' where the run or its baseline lacks what a cell needs."""
+    """The runner's cells for one run: time (marked * where launch-bound), device time, launch,
+    GB/s, % of ceiling, x versus (lesson 01 in the ladder), x CUB; '-' where the run or its
+    baseline lacks what a cell needs. A record that says how its run was launched (time.launch)
+    carries its own % of ceiling and x CUB, against the yardsticks launched the same way; an older
+    one is read against the plain ceiling and CUB, as its program computed them."""
     if "time" not in run:
-        return {k: "-" for k in ("time", "GB/s", "% of ceiling", "x lesson", "x CUB")}
+        return {k: "-" for k in ("time", "time*", "device time", "launch", "GB/s", "% of ceiling",
+                                 "x lesson", "x CUB")}
     ms = ms_of(run)
     gpu = not bench.simulated
     ceiling, cub = ceiling_of(base), cub_ms(base)
+    launch = run["time"].get("launch")
+    if launch is not None:
+        pct = fixed(run["pct_of_ceiling"], 1) if gpu and "pct_of_ceiling" in run else "-"
+        xcub = fixed(run["vs_cub"], 2) if gpu and "vs_cub" in run else "-"
+    else:
+        pct = fixed(100.0 * run["gbps"] / ceiling, 1) if gpu and ceiling else "-"
+        xcub = fixed(cub / ms, 2) if gpu and cub else "-"
+    device = run.get("device_time")
     return {
         "time": duration(ms),
+        "time*": duration(ms) + (" *" if run.get("launch_bound") else ""),
+        "device time": duration(device["median_ms"]) if device else "-",
+        "launch": launch or "stream",
         "GB/s": fixed(run["gbps"], 0) if gpu else "-",
-        "% of ceiling": fixed(100.0 * run["gbps"] / ceiling, 1) if gpu and ceiling else "-",
+        "% of ceiling": pct,
         "x lesson": fixed(versus_ms / ms, 2) if gpu and versus_ms else "-",
-        "x CUB": fixed(cub / ms, 2) if gpu and cub else "-",
+        "x CUB": xcub,
     }
 
 
 def ceiling_figures(b, versus_ms):
     ms = b["stream_read"]["median_ms"]
     cub = cub_ms(b)
+    device = b.get("stream_read_device_time")
     return {"block": str(b.get("stream_read_block", "-")), "time": duration(ms),
-            "GB/s": fixed(b["stream_read_gbps"], 0), "% of ceiling": "100.0",
+            "time*": duration(ms), "launch": "stream",
+            "device time": duration(device["median_ms"]) if device else "-",
+            "GB/s": fixed(b["stream_read_gbps"], 0),
+            "% of ceiling": fixed(100.0 * ceiling_of(b) / b["stream_read_gbps"], 1),
             "x lesson": fixed(versus_ms / ms, 2) if versus_ms else "-",
             "x CUB": fixed(cub / ms, 2) if cub else "-"}
 
@@ -110,7 +137,10 @@ def cub_figures(b, versus_ms):
     ms = cub_ms(b)
     gbps = b["n"] * 4 / (ms * 1e6)  # float32 input bytes / time, as gigabytes_per_second
     ceiling = ceiling_of(b)
-    return {"block": "-", "time": duration(ms), "GB/s": fixed(gbps, 0),
+    device = b.get("cub_device_time")
+    return {"block": "-", "time": duration(ms), "time*": duration(ms), "launch": "stream",
+            "device time": duration(device["median_ms"]) if device else "-",
+            "GB/s": fixed(gbps, 0),
             "% of ceiling": fixed(100.0 * gbps / ceiling, 1) if ceiling else "-",
             "x lesson": fixed(versus_ms / ms, 2) if versus_ms else "-", "x CUB": "1.00"}
 
@@ -148,20 +178,36 @@ def value(bench, opts):
     which = opts.get("lesson", "")
     base = bench.baselines.get(n)
     if which in ("ceiling", "cub"):
-        if not base or (which == "ceiling" and not base.get("stream_read")) or \
-                (which == "cub" and not base.get("cub")):
-            raise SpanError(f"no {which} baseline at n={common.size_text(n)}")
-        ms = base["stream_read"]["median_ms"] if which == "ceiling" else base["cub"]["median_ms"]
-        gbps = base["stream_read_gbps"] if which == "ceiling" else n * 4 / (ms * 1e6)
+        launch = opts.get("launch", "stream")
+        timing, device = None, None
+        if which == "ceiling" and base:
+            if launch == "stream":
+                timing, device = base.get("stream_read"), base.get("stream_read_device_time")
+            for w in base.get("stream_read_ways", []):
+                if w["launch"] == launch:
+                    timing, device = w["time"], w.get("device_time")
+        elif which == "cub" and base:
+            timing = base.get("cub") if launch == "stream" else \
+                base.get("cub_graph") if launch == "graph" else None
+            device = base.get("cub_device_time") if launch == "stream" else None
+        if not timing:
+            raise SpanError(f"no {which} baseline launched {launch} at n={common.size_text(n)}")
+        ms = timing["median_ms"]
+        gbps = n * 4 / (ms * 1e6)
         if kind == "time":
             return duration(ms)
+        if kind == "device":
+            if not device:
+                raise SpanError(f"the {which} baseline at n={common.size_text(n)} has no device time")
+            return duration(device["median_ms"])
         if kind == "gbps":
             return fixed(gbps, 0)
-        if kind == "pct" and ceiling_of(base):
+        if kind == "pct" and ceiling_of(base) and launch == "stream":
             return fixed(100.0 * gbps / ceiling_of(base), 1)
         if kind == "calls":
-            return calls_of(base["stream_read"] if which == "ceiling" else base["cub"])
-        raise SpanError(f"value={kind} is not given for lesson={which} (time, gbps, pct or calls)")
+            return calls_of(timing)
+        raise SpanError(f"value={kind} is not given for lesson={which} launch={launch} "
+                        "(time, device, gbps, pct on the stream, or calls)")
     lesson, variant = common.kernel_key(which)
     variant = opts.get("variant", variant)
     hit = bench.find(n, lesson, variant)
@@ -178,6 +224,10 @@ def value(bench, opts):
         return fixed(run["tolerance"], 0)
     if kind == "calls":
         return calls_of(run["time"])
+    if kind == "device":
+        if "device_time" not in run:
+            raise SpanError(f"lesson {which} at n={common.size_text(n)} has no device time")
+        return duration(run["device_time"]["median_ms"])
     if kind == "ratio":
         other = bench.find(n, *common.kernel_key(opts.get("over", "")))
         if not other:

@@ -2,13 +2,17 @@
 order the file's runs give, then the streaming read (the ceiling) and CUB.
     table=ladder n=2^20                        lesson | kernel | block | time | GB/s | % of ceiling
                                                | x lesson 01 | x CUB
-    table=ladder n=2^24,2^28 columns="time,x CUB"   a group of those columns per size
+    table=ladder n=2^24,2^28 columns="time,x CUB"   a group of those columns per size (also
+                                               launch, device time, time* as bench.figures)
     lessons=07,08                              only those lessons (every variant of each)
 A lesson the file has no run of is simply absent; a size it has no run at is an error."""
 from . import bench, common
 from .common import SpanError, size_text
 
 COLUMNS = ("time", "GB/s", "% of ceiling", "x lesson 01", "x CUB")
+# Also to be asked for: how each run was launched, its device time, its time marked * where
+# launch-bound (the run's device time under 80% of its time).
+MORE = ("launch", "device time", "time*")
 
 
 def render(root, md, files, opts):
@@ -16,8 +20,8 @@ def render(root, md, files, opts):
     ns = common.sizes(opts)
     columns = common.words(opts, "columns", list(COLUMNS))
     for c in columns:
-        if c not in COLUMNS:
-            raise SpanError(f"columns: {c!r} is not one of {', '.join(COLUMNS)}")
+        if c not in COLUMNS + MORE:
+            raise SpanError(f"columns: {c!r} is not one of {', '.join(COLUMNS + MORE)}")
     only = common.lessons(opts)
     rows = {}  # (lesson, variant) -> {n: (run, baseline)}, in the order the runs come
     for n in ns:

@@ -1,14 +1,14 @@
-"""table=rows and table=columns: lessons 18 and 19 (schema reducelab.matrix, or the lesson's record
+"""table=rows and table=columns: lessons 19 and 20 (schema reducelab.matrix, or the lesson's record
 in a reducelab.beyond), one row per shape for one operator and type, as the lessons print them.
     table=rows [op=sum] [type=float32] [shapes=4096x4096,2^20x8]
         shape | plan | time | GB/s | x CUB | x torch | x best
-    table=columns ...   the same, with lesson 19's naive atomic version's time after GB/s
+    table=columns ...   the same, with lesson 20's naive atomic version's time after GB/s
 x CUB = CUB's median / ours, x torch = torch's / ours, x best = the faster of the two / ours."""
 from . import common
 from .common import SpanError, duration, fixed
 
 SCHEMAS = ("reducelab.matrix",)
-LESSONS = {"rows": "18_row_reduce", "columns": "19_column_reduce"}
+LESSONS = {"rows": "19_row_reduce", "columns": "20_column_reduce"}
 
 
 def shape_text(shape):

@@ -1,9 +1,9 @@
-"""table=ops: lesson 17's operators x element types (schema reducelab.ops, or the lesson's record
+"""table=ops: lesson 18's operators x element types (schema reducelab.ops, or the lesson's record
 in a reducelab.beyond), as its README shows them: one row per operator, one column per type.
     table=ops [n=2^28] [ops=sum,max] [types=float32,float16]
 The sum row gives GB/s (the first cell with its unit), every other row the run's bandwidth as a %
 of the same type's sum; each cell then x CUB (CUB's counterpart on the same data). The figures are
-computed as 17_operators_and_types prints them: % of sum = sum's median / this median."""
+computed as 18_operators_and_types prints them: % of sum = sum's median / this median."""
 from . import common
 from .common import SpanError, fixed
 
@@ -11,7 +11,7 @@ SCHEMAS = ("reducelab.ops",)
 
 
 def render(root, md, files, opts):
-    docs = common.load(root, files, SCHEMAS, lesson="17_operators_and_types")
+    docs = common.load(root, files, SCHEMAS, lesson="18_operators_and_types")
     runs = [r for _, d in docs for r in d.get("runs", []) if "time" in r]
     ns = list(dict.fromkeys(r["n"] for r in runs))
     if opts.get("n"):

@@ -1,4 +1,4 @@
-"""table=scaling: lesson 21 over 1, 2, 4, 8 GPUs (`21_multi_gpu_nccl --scaling --json`, schema
+"""table=scaling: lesson 22 over 1, 2, 4, 8 GPUs (`22_multi_gpu_nccl --scaling --json`, schema
 reducelab.results with the multi-GPU fields), as the lesson prints it.
     table=scaling [gpus=1,2,4,8] [variant=one_process_per_gpu]
         GPUs | N per GPU | total (ms) | slowest local (ms) | collective alone (ms) | aggregate GB/s
@@ -14,9 +14,9 @@ def render(root, md, files, opts):
     docs = common.load(root, files, SCHEMAS)
     variant = opts.get("variant", "")
     runs = [r for _, d in docs for r in d.get("runs", [])
-            if r.get("lesson") == 21 and r.get("variant", "") == variant and "time" in r]
+            if r.get("lesson") == 22 and r.get("variant", "") == variant and "time" in r]
     if not runs:
-        raise SpanError(f"{', '.join(files)}: no timed run of lesson 21 {variant}")
+        raise SpanError(f"{', '.join(files)}: no timed run of lesson 22 {variant}")
     by = {r["gpus"]: r for r in runs}
     counts = [int(g) for g in common.words(opts, "gpus", [])] or list(by)
     one = by.get(1)

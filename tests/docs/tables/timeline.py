@@ -1,7 +1,7 @@
 """table=timeline and value=timeline: where one reduction call's time goes, from CUPTI's records
 (schema reducelab.timeline, `reducelab timeline --json`, common/PROFILE.md), each cell as
 `reducelab timeline --from` prints it (print_timeline_table, common/host/timeline_calls.cpp).
-    table=timeline [lessons=10,15/thrust] [variants=-,host_finish] [n=2^10,2^20] [block=256]
+    table=timeline [lessons=10,16/thrust] [variants=-,host_finish] [n=2^10,2^20] [block=256]
                    [columns="first,activities,gaps"]
         lesson | variant | block | n | then the columns (each by its key or its header):
         first       first API -> kernel       the call's first API entry to its first kernel
@@ -12,7 +12,7 @@
         total       total                     first API entry to the last activity's end
         api         API calls                 how many, per call
     Without columns=, all of them. Entries go in the file's order.
-    value=timeline lesson=15[/variant] n=2^20 [block=256] field=KEY [index=I|sum] [name=API]
+    value=timeline lesson=16[/variant] n=2^20 [block=256] field=KEY [index=I|sum] [name=API]
                    [digits=D] [bare]
         one figure of the one entry the selection leaves:
         first_api_to_first_kernel_us, host_us, host_wall_us, total_us     a time
