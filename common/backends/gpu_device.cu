@@ -183,43 +183,15 @@ class GpuDevice final : public Device {
   }
 
   std::optional<Summary> device_time(const std::function<void(std::size_t)>& body,
-                                     std::size_t copies, unsigned calls) override {
+                                     std::size_t copies, unsigned calls, LaunchPath launch,
+                                     bool alone) override {
 #if RL_HAVE_CUPTI
     for (std::size_t k = 0; k < std::min<std::size_t>(copies, 3); ++k) body(k);  // warm-up
     synchronize();
-    cupti::start({CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL});
-    std::vector<CallWindow> windows;
-    for (unsigned c = 0; c < calls; ++c) {
-      const std::uint64_t begin = cupti::now();
-      body((3 + c) % copies);
-      synchronize();  // one call at a time: its kernels overlap no other call's
-      windows.push_back({begin, cupti::now()});
-    }
-    cupti::Records records = cupti::take();
-    cupti::stop();
-    std::vector<double> per_call;
-    for (const CallRecords& call :
-         split_into_calls(std::move(records.api), std::move(records.device), windows)) {
-      // What the GPU spent running the call's kernels: the time at least one of them ran, so the
-      // gaps between them (the queue's, the host's) are left out, and the overlap of a kernel
-      // launched with the dependent launch with the one before it is counted once.
-      std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
-      for (const DeviceRecord& k : call.device)
-        if (k.kind == DeviceRecord::Kind::kernel && k.end > k.start)
-          spans.emplace_back(k.start, k.end);
-      std::sort(spans.begin(), spans.end());
-      std::uint64_t busy = 0, covered = 0;  // `covered`: the latest end counted so far
-      for (const auto& [start, end] : spans) {
-        if (end <= covered) continue;
-        busy += end - std::max(start, covered);
-        covered = end;
-      }
-      if (busy > 0) per_call.push_back(static_cast<double>(busy) * 1e-6);
-    }
-    if (per_call.size() < calls / 2 + 1) return std::nullopt;  // CUPTI saw too few of the calls
-    return summarize(std::move(per_call));
+    return alone ? calls_alone(body, copies, calls)
+                 : calls_back_to_back(body, copies, calls, launch);
 #else
-    (void)body, (void)copies, (void)calls;
+    (void)body, (void)copies, (void)calls, (void)launch, (void)alone;
     return std::nullopt;
 #endif
   }
@@ -255,7 +227,7 @@ class GpuDevice final : public Device {
           [&](std::size_t k) {
             launch_ceiling(kernel, grid, block, way.programmatic, copies[k], n);
           },
-          n_copies, device_time_calls);
+          n_copies, device_time_calls, way.launch, false);
     }
     const double bytes = static_cast<double>(n) * sizeof(float);
     c.read_gbps = c.read.ms.median > 0 ? bytes / (c.read.ms.median * 1e6) : 0.0;
@@ -290,7 +262,7 @@ class GpuDevice final : public Device {
                                          std::uint64_t n, float* result) override {
     ensure_cub_temp(copies[0], n, result);
     return device_time([&](std::size_t k) { cub_call(copies[k], n, result); }, n_copies,
-                       device_time_calls);
+                       device_time_calls, LaunchPath::stream, false);
   }
 
  private:
@@ -346,6 +318,80 @@ class GpuDevice final : public Device {
       throw;
     }
   }
+
+#if RL_HAVE_CUPTI
+  // The time at least one of `kernels` ran: the gaps between them (the queue's, the host's) left
+  // out, and kernels that overlap (the dependent launch) counted once.
+  static std::uint64_t busy_ns(const std::vector<DeviceRecord>& records) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+    for (const DeviceRecord& k : records)
+      if (k.kind == DeviceRecord::Kind::kernel && k.end > k.start)
+        spans.emplace_back(k.start, k.end);
+    std::sort(spans.begin(), spans.end());
+    std::uint64_t busy = 0, covered = 0;  // `covered`: the latest end counted so far
+    for (const auto& [start, end] : spans) {
+      if (end <= covered) continue;
+      busy += end - std::max(start, covered);
+      covered = end;
+    }
+    return busy;
+  }
+
+  // Five batches of `calls` calls back to back, launched as timed (on the stream, or recorded into
+  // one graph and replayed): each batch's busy time over its calls.
+  std::optional<Summary> calls_back_to_back(const std::function<void(std::size_t)>& body,
+                                            std::size_t copies, unsigned calls, LaunchPath launch) {
+    std::size_t next = 3;
+    cudaGraphExec_t exec{};
+    if (launch == LaunchPath::graph) {
+      RL_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+      for (unsigned c = 0; c < calls; ++c) body(next++ % copies);
+      cudaGraph_t graph{};
+      RL_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+      const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
+      cudaGraphDestroy(graph);
+      RL_CUDA_CHECK(e);
+      RL_CUDA_CHECK(cudaGraphLaunch(exec, stream_));  // warm
+      synchronize();
+    }
+    cupti::start({CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL});
+    std::vector<double> per_call;
+    for (int batch = 0; batch < 5; ++batch) {
+      if (exec)
+        RL_CUDA_CHECK(cudaGraphLaunch(exec, stream_));
+      else
+        for (unsigned c = 0; c < calls; ++c) body(next++ % copies);
+      synchronize();
+      const std::uint64_t busy = busy_ns(cupti::take().device);
+      if (busy > 0) per_call.push_back(static_cast<double>(busy) * 1e-6 / calls);
+    }
+    cupti::stop();
+    if (exec) cudaGraphExecDestroy(exec);
+    if (per_call.empty()) return std::nullopt;
+    return summarize(std::move(per_call));
+  }
+
+  // `calls` calls one at a time, each ended by a synchronize: each one's busy time.
+  std::optional<Summary> calls_alone(const std::function<void(std::size_t)>& body,
+                                     std::size_t copies, unsigned calls) {
+    cupti::start({CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL});
+    std::vector<CallWindow> windows;
+    for (unsigned c = 0; c < calls; ++c) {
+      const std::uint64_t begin = cupti::now();
+      body((3 + c) % copies);
+      synchronize();  // one call at a time: its kernels overlap no other call's
+      windows.push_back({begin, cupti::now()});
+    }
+    cupti::Records records = cupti::take();
+    cupti::stop();
+    std::vector<double> per_call;
+    for (const CallRecords& call :
+         split_into_calls(std::move(records.api), std::move(records.device), windows))
+      if (const std::uint64_t busy = busy_ns(call.device)) per_call.push_back(busy * 1e-6);
+    if (per_call.size() < calls / 2 + 1) return std::nullopt;  // CUPTI saw too few of the calls
+    return summarize(std::move(per_call));
+  }
+#endif
 
   // The ceiling kernel, on the stream or with the programmatic-dependency attribute.
   void launch_ceiling(void (*kernel)(const float*, std::uint64_t, float*), unsigned grid,

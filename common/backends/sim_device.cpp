@@ -73,8 +73,8 @@ class SimDevice final : public Device {
     }
     return {summarize(std::move(ms)), 1, true, {launch, false}};
   }
-  std::optional<Summary> device_time(const std::function<void(std::size_t)>&, std::size_t,
-                                     unsigned) override {
+  std::optional<Summary> device_time(const std::function<void(std::size_t)>&, std::size_t, unsigned,
+                                     LaunchPath, bool) override {
     return std::nullopt;
   }
   std::optional<Ceiling> ceiling(const float* const*, std::size_t, std::uint64_t, const Sampling&,

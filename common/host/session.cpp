@@ -131,7 +131,7 @@ CaseResult Session::run(const Plan& plan, unsigned block, bool time_it) {
     r.timing->way = plan.way;
     if (!r.timing->simulated) {
       r.gbps = gigabytes_per_second(n_, r.timing->ms.median);
-      r.device_ms = device_.device_time(call, copies_, device_time_calls);
+      r.device_ms = device_.device_time(call, copies_, device_time_calls, plan.way.launch);
     }
   }
   return r;

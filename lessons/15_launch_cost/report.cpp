@@ -9,6 +9,7 @@
 #include "common/host/device.h"
 #include "common/host/results.h"
 #include "common/host/session.h"
+#include "common/host/stats.h"
 #include "common/host/table.h"
 #include "lessons/15_launch_cost/probe.h"
 
@@ -36,7 +37,23 @@ Plan single_pass(LaunchWay way) {
   return p;
 }
 
-// One row of the table: `plan_for(way)` timed each way it has a plan for, with its device time.
+// The plan's device time a call made alone (Device::device_time with `alone`): what one call costs
+// the GPU, whatever the calls around it.
+std::optional<Summary> alone_time(Session& session, const Plan& p, unsigned block) {
+  Device& d = session.device();
+  const DeviceShape shape = d.shape();
+  DeviceBuffer out(d, sizeof(float));
+  DeviceBuffer scratch(d, p.scratch_bytes(session.n(), block, shape));
+  return d.device_time(
+      [&](std::size_t k) {
+        p.reduce({session.device_input(k), out.get<float>(), session.n(), block, scratch.get(),
+                  shape, d.stream()});
+      },
+      session.copies(), device_time_calls, p.way.launch, true);
+}
+
+// One row of the table: `plan_for(way)` timed each way it has a plan for, with a call's device
+// time alone.
 struct Row {
   std::vector<std::string> times, device;
   nlohmann::json json = nlohmann::json::object(), device_json = nlohmann::json::object();
@@ -54,8 +71,9 @@ Row time_row(Session& session, PlanFor plan_for) {
     }
     row.json[to_string(way)] = to_json(*r.timing);
     row.times.push_back(duration(r.timing->ms.median));
-    if (r.device_ms) row.device_json[to_string(way)] = to_json(*r.device_ms);
-    row.device.push_back(r.device_ms ? duration(r.device_ms->median) : "-");
+    const std::optional<Summary> alone = alone_time(session, *p, 1024);
+    if (alone) row.device_json[to_string(way)] = to_json(*alone);
+    row.device.push_back(alone ? duration(alone->median) : "-");
   }
   return row;
 }

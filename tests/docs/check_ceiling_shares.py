@@ -1,5 +1,7 @@
 """No committed results file shows a rung above 100% of the streaming ceiling, and every timed GPU
-run of the ladder's records says how it was launched and carries its device time (lesson 00: each
+run of the ladder's records says how it was launched and carries its device time, no longer than
+its time but for 10% (measured in separate runs; under CUPTI's tracing the tree kernels of lessons
+01-06 ran up to 7.4% longer at 2^27 and above on the H100, not explained) (lesson 00: each
 rung is read against the ceiling launched its way, and the ceiling is the fastest read of that way
 in the run). Older record kinds without launch ways are left alone.
 
@@ -27,10 +29,13 @@ for path in sorted(glob.glob(os.path.join(root, "assets", "results", "*.json")))
             bad.append(f"{what}: {r['pct_of_ceiling']:.2f}% of the ceiling")
         if "device_time" not in r:
             bad.append(f"{what}: no device time")
-        elif r["time"]["launch"] == "stream" and \
+        elif r["time"]["launch"] != "stream+PDL" and \
                 r["device_time"]["median_ms"] > 1.10 * r["time"]["median_ms"]:
+            # (on a stream with the dependent launch a kernel starts early and counts as running
+            # while it waits for the one before, and CUPTI's tracing slows the host that launches
+            # them: its device time can pass its time, 11% at most in the committed runs)
             bad.append(f"{what}: device time {r['device_time']['median_ms']} ms over its time "
-                       f"{r['time']['median_ms']} ms on the stream")
+                       f"{r['time']['median_ms']} ms by more than 10%")
 for b in bad:
     print(b)
 print(f"{checked} timed GPU runs checked, {len(bad)} problem(s)")

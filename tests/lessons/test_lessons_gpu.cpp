@@ -80,10 +80,13 @@ TEST_CASE(
       REQUIRE(r.timing);
       REQUIRE(r.device_ms);
       CHECK(r.device_ms->median > 0);
-      // Calls that may overlap (the dependent launch, a graph) can take less a call than one alone;
-      // a plainly launched call's kernels cannot run longer than the call, but for the difference
-      // between a call alone and one in a queue of them (measured up to 8% on the H100 at 2^28).
-      if (p.way == LaunchWay{}) CHECK(r.device_ms->median <= 1.10 * r.timing->ms.median);
+      // The GPU cannot be busy longer than the calls took, whatever the way (the two are measured
+      // in separate runs of calls, the device time under CUPTI's tracing: up to 7.4% over seen on
+      // the H100 for lessons 01-06 at 2^27 and above, unexplained).
+      // On a stream with the dependent launch a kernel starts early and counts as running while it
+      // waits for the one before, under a host that CUPTI's tracing slows: left out.
+      if (!(p.way == LaunchWay{LaunchPath::stream, true}))
+        CHECK(r.device_ms->median <= 1.10 * r.timing->ms.median);
       // Its % of ceiling is against the ceiling launched its way, which was measured.
       CHECK(percent_of_ceiling(r, b).has_value());
     }
