@@ -70,7 +70,9 @@ void BarView::draw(const RunResults& d, ImVec2 size) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const BarLayout lay = bar_layout(origin.x, size.x, name_w, text_w, longest, 100.0);
-  const float avail_h = std::max(100.f, ImGui::GetContentRegionAvail().y - 24.f);
+  // Room under the bars for the axis labels, and for the launch-bound note where one is marked.
+  const float note_h = any_bound ? ImGui::GetTextLineHeightWithSpacing() : 0.f;
+  const float avail_h = std::max(100.f, ImGui::GetContentRegionAvail().y - 24.f - note_h);
   const float row_h =
       std::clamp(avail_h / static_cast<float>(std::max<std::size_t>(1, bars.size())), 18.f, 40.f);
   const float text_h = ImGui::GetTextLineHeight();
