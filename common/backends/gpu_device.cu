@@ -11,6 +11,7 @@
 
 #include "common/backends/gpu/check.h"
 #include "common/backends/gpu/streaming_ceiling.cuh"
+#include "common/graph.h"
 #include "common/host/device.h"
 #include "common/host/timeline_calls.h"  // split_into_calls
 #if RL_HAVE_CUPTI
@@ -268,55 +269,44 @@ class GpuDevice final : public Device {
  private:
   static constexpr std::size_t staging_bytes = std::size_t{64} << 20;
 
-  // LaunchPath::graph: a sample's `calls` calls recorded into one graph by stream capture, then the
-  // graph replayed. Graphs are recorded over successive input copies, as many as rotate through
-  // the copies (at most 32), and replayed in turn, so that most sizes still read DRAM.
+  // enqueue()'s launches on the stream, recorded into a graph (common/graph.h); a recording that
+  // throws is abandoned, so the stream never stays capturing.
+  LaunchGraph record(const std::function<void()>& enqueue) {
+    begin_recording(stream_);
+    try {
+      enqueue();
+    } catch (...) {
+      abandon_recording(stream_);
+      throw;
+    }
+    return end_recording(stream_);
+  }
+
+  // LaunchPath::graph: a sample's `calls` calls recorded into one graph, then the graph replayed.
+  // Graphs are recorded over successive input copies, as many as rotate through the copies (at
+  // most 32), and replayed in turn, so that most sizes still read DRAM.
   template <class Run>
   Timing time_graphs(Run& run, unsigned calls, std::size_t copies, const Sampling& sampling,
                      EventPair& ev) {
     const std::size_t count = std::clamp<std::size_t>((copies + calls - 1) / calls, 1, 32);
-    std::vector<cudaGraphExec_t> graphs;
-    const auto destroy = [&] {
-      for (cudaGraphExec_t g : graphs) cudaGraphExecDestroy(g);
-    };
-    try {
-      for (std::size_t g = 0; g < count; ++g) {
-        RL_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-        run(calls);
-        cudaGraph_t graph{};
-        RL_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-        cudaGraphExec_t exec{};
-        const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
-        cudaGraphDestroy(graph);
-        RL_CUDA_CHECK(e);
-        graphs.push_back(exec);
-        RL_CUDA_CHECK(cudaGraphUpload(exec, stream_));
-      }
-      std::size_t turn = 0;
-      const auto replay = [&] { RL_CUDA_CHECK(cudaGraphLaunch(graphs[turn++ % count], stream_)); };
-      replay();  // warm: the first replay of a graph sets it up on the device
-      synchronize();
-      std::vector<double> per_call;
-      for (unsigned s = 0; s < std::max(1u, sampling.samples); ++s) {
-        replay();  // the lead-in, as on the stream
-        RL_CUDA_CHECK(cudaEventRecord(ev.start, stream_));
-        replay();
-        RL_CUDA_CHECK(cudaEventRecord(ev.stop, stream_));
-        RL_CUDA_CHECK(cudaEventSynchronize(ev.stop));
-        float ms = 0.0f;
-        RL_CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
-        per_call.push_back(static_cast<double>(ms) / calls);
-      }
-      destroy();
-      return {summarize(std::move(per_call)), calls, false, {LaunchPath::graph, false}};
-    } catch (...) {
-      cudaGraph_t dropped{};
-      if (cudaStreamEndCapture(stream_, &dropped) == cudaSuccess && dropped)
-        cudaGraphDestroy(dropped);  // a failed capture is ended, so the stream works again
-      cudaGetLastError();
-      destroy();
-      throw;
+    std::vector<LaunchGraph> graphs;
+    for (std::size_t g = 0; g < count; ++g) graphs.push_back(record([&] { run(calls); }));
+    for (const LaunchGraph& g : graphs) replay(g, stream_);  // warm: a first replay sets it up
+    synchronize();
+    std::size_t turn = 0;
+    const auto replay_next = [&] { replay(graphs[turn++ % count], stream_); };
+    std::vector<double> per_call;
+    for (unsigned s = 0; s < std::max(1u, sampling.samples); ++s) {
+      replay_next();  // the lead-in, as on the stream
+      RL_CUDA_CHECK(cudaEventRecord(ev.start, stream_));
+      replay_next();
+      RL_CUDA_CHECK(cudaEventRecord(ev.stop, stream_));
+      RL_CUDA_CHECK(cudaEventSynchronize(ev.stop));
+      float ms = 0.0f;
+      RL_CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
+      per_call.push_back(static_cast<double>(ms) / calls);
     }
+    return {summarize(std::move(per_call)), calls, false, {LaunchPath::graph, false}};
   }
 
 #if RL_HAVE_CUPTI
@@ -342,23 +332,19 @@ class GpuDevice final : public Device {
   std::optional<Summary> calls_back_to_back(const std::function<void(std::size_t)>& body,
                                             std::size_t copies, unsigned calls, LaunchPath launch) {
     std::size_t next = 3;
-    cudaGraphExec_t exec{};
+    LaunchGraph graph;
     if (launch == LaunchPath::graph) {
-      RL_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-      for (unsigned c = 0; c < calls; ++c) body(next++ % copies);
-      cudaGraph_t graph{};
-      RL_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-      const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
-      cudaGraphDestroy(graph);
-      RL_CUDA_CHECK(e);
-      RL_CUDA_CHECK(cudaGraphLaunch(exec, stream_));  // warm
+      graph = record([&] {
+        for (unsigned c = 0; c < calls; ++c) body(next++ % copies);
+      });
+      replay(graph, stream_);  // warm
       synchronize();
     }
     cupti::start({CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL});
     std::vector<double> per_call;
     for (int batch = 0; batch < 5; ++batch) {
-      if (exec)
-        RL_CUDA_CHECK(cudaGraphLaunch(exec, stream_));
+      if (graph)
+        replay(graph, stream_);
       else
         for (unsigned c = 0; c < calls; ++c) body(next++ % copies);
       synchronize();
@@ -366,7 +352,6 @@ class GpuDevice final : public Device {
       if (busy > 0) per_call.push_back(static_cast<double>(busy) * 1e-6 / calls);
     }
     cupti::stop();
-    if (exec) cudaGraphExecDestroy(exec);
     if (per_call.empty()) return std::nullopt;
     return summarize(std::move(per_call));
   }

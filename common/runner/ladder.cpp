@@ -78,8 +78,9 @@ void print_ladder_table(std::ostream& out, const std::vector<CaseResult>& result
       if (!cub) continue;
       const double ms = cub->ms.median;
       const auto* ceiling = baseline->ceiling_for(cub->way);
-      // A call alone: the same device time however the calls were launched.
-      const std::optional<Summary> dev = baseline->cub_device_ms;
+      // CUB's device time is measured in calls on the stream only.
+      const std::optional<Summary> dev =
+          cub->way.launch == LaunchPath::stream ? baseline->cub_device_ms : std::nullopt;
       const bool bound = launch_bound(*cub, dev);
       any_bound = any_bound || bound;
       t.add({"-", "cub::DeviceReduce::Sum", "-", to_string(cub->way),
