@@ -112,7 +112,7 @@ nlohmann::json summary_json(const Summary& s) {
 // One run record in common/RESULTS.md's schema, with the multi-GPU fields documented there.
 nlohmann::json record(const Case& c, const Options& o, const std::string& variant,
                       double one_gpu_gbps) {
-  nlohmann::json j{{"lesson", 21},
+  nlohmann::json j{{"lesson", 22},
                    {"slug", "multi_gpu_nccl"},
                    {"title", title},
                    {"variant", variant},
