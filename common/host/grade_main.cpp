@@ -14,6 +14,7 @@
 #include "common/host/grading.h"
 #include "common/host/harness.h"
 #include "common/host/hints.h"
+#include "common/host/idea.h"
 #include "common/host/input.h"
 #include "common/host/reference.h"
 #include "common/host/sim_bridge.h"
@@ -146,6 +147,18 @@ std::optional<std::string> replay_verdict(const std::vector<Plan>& mine, Backend
   return std::nullopt;
 }
 
+// The trusted side of a lesson's idea (Plan::idea), on the simulator: the handed-back figures of a
+// trace of its kernel, judged.
+std::optional<std::string> idea_verdict(const std::vector<Plan>& mine, Backend backend,
+                                        const Recorded& rec) {
+  for (const Plan& p : mine) {
+    if (!p.idea.any() || p.backend != backend || backend != Backend::sim) continue;
+    if (!rec.idea) return std::string("the trace of the lesson's idea was never recorded");
+    return idea_judged(*rec.idea, p.idea);
+  }
+  return std::nullopt;
+}
+
 int check_recorded(std::ostream& out, const std::string& program_path, int number,
                    const std::vector<Plan>& mine, const RunOptions& options,
                    const LessonExtras& extras) {
@@ -202,7 +215,10 @@ int check_recorded(std::ostream& out, const std::string& program_path, int numbe
                                  [&](const std::string& c) { last_case = c; });
       if (!g.passed) {
         failure = g.failure, bug = g.bug;
-      } else if (const auto idea = replay_verdict(mine, backend, rec, options, shape)) {
+      } else if (const auto replayed = replay_verdict(mine, backend, rec, options, shape)) {
+        bug = BugClass::not_the_idea;
+        failure = *replayed;
+      } else if (const auto idea = idea_verdict(mine, backend, rec)) {
         bug = BugClass::not_the_idea;
         failure = *idea;
       } else if (extras.target && !rec.target) {
@@ -272,6 +288,20 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
             report_failure(reporter, BugClass::not_the_idea, *why);
             return exit_failed;
           }
+        }
+        // The lesson's idea in a trace of its kernel, once every total is right (Plan::idea).
+        for (const Plan& p : mine) {
+          if (!p.idea.any() || p.backend != device->backend() || p.backend != Backend::sim)
+            continue;
+          progress("the idea (" + describe(p.idea) +
+                   "), in a trace at n=" + std::to_string(idea_n) + " block=256");
+          const IdeaFigures f = idea_figures(*device, p, options.grade_seed);
+          if (fd >= 0) record.say("idea " + to_text(f));
+          if (const auto why = idea_judged(f, p.idea)) {
+            report_failure(reporter, BugClass::not_the_idea, *why);
+            return exit_failed;
+          }
+          break;  // one plan of a lesson carries its idea: its own kernel's
         }
         if (extras.target) {
           const std::string figures = extras.target(*device, options, progress);

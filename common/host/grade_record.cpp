@@ -162,6 +162,8 @@ Recorded read_recorded(const std::string& path, std::size_t max_bytes) {
       r.target = rest;
     } else if (word == "replay" && !r.replay && parse_replay(rest, r)) {
       // the figures are set
+    } else if (word == "idea" && !r.idea && (r.idea = parse_idea_figures(rest))) {
+      // the figures are set
     } else if (word == "end" && parse_end(rest)) {
       r.end = rest;
     } else {

@@ -16,12 +16,16 @@
 //                               the ceiling's and its total), never a verdict
 //   replay LAUNCHES BITS        lesson 15's idea: a second call with the same arguments, the
 //                               kernels it launched itself and its total's 8 hex digits
+//   idea FIGURES                the lesson's idea as a trace of its kernel shows it: the block size,
+//                               then one group of figures per level of block 0 (idea.h, to_text)
 //   end exit N | end signal N | end silent   how the submission's run of the cases ended
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "common/host/idea.h"
 
 namespace rl {
 
@@ -43,9 +47,10 @@ struct Recorded {
     unsigned launches = 0;
     std::uint32_t bits = 0;
   };
-  std::optional<Replay> replay;  // lesson 15's replay figures, as handed back
-  std::string end;               // "exit N", "signal N", "silent"; empty: no end line
-  std::string malformed;         // the first line out of format ("line 3: ..."), if any
+  std::optional<Replay> replay;     // lesson 15's replay figures, as handed back
+  std::optional<IdeaFigures> idea;  // the idea's figures from a trace, as handed back
+  std::string end;                  // "exit N", "signal N", "silent"; empty: no end line
+  std::string malformed;            // the first line out of format ("line 3: ..."), if any
 };
 
 // The lines, one each.

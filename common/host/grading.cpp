@@ -156,8 +156,9 @@ std::string_view bug_meaning(BugClass b) {
       return "every result is right, but the kernel misses the lesson's speed target (on the "
              "simulator: the arithmetic that predicts it)";
     case BugClass::not_the_idea:
-      return "every result is right, but not by the lesson's idea (lesson 15: a second call with "
-             "the same arguments still launches the plan instead of replaying its recording)";
+      return "every result is right, but not by the lesson's idea: a trace of the kernel still "
+             "shows the flaw the lesson removes (or, in lesson 15, a second call with the same "
+             "arguments still launches the plan instead of replaying its recording)";
     case BugClass::crash:
       return "the kernel or the program failed in another way (see the message)";
   }
@@ -204,7 +205,7 @@ std::vector<std::string_view> bug_keywords(BugClass b) {
     case BugClass::too_slow:
       return {"in flight", "latency", "little"};
     case BugClass::not_the_idea:
-      return {"record", "replay", "graph"};
+      return {"bank", "contiguous", "warp", "shuffle", "__syncwarp", "record", "replay", "graph"};
     case BugClass::crash:
       return {};
   }

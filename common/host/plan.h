@@ -70,6 +70,28 @@ struct ReduceCall {
 };
 using ReduceFunction = void (*)(const ReduceCall& call);
 
+// What a lesson's grade checks of its idea in a trace of its kernel's first block, beside right
+// totals (common/host/idea.h). Each check is a flaw an earlier rung had and this one removes.
+struct Idea {
+  // The block's values meet in a tree: at most log2(block) + 1 levels of additions (the + 1 for an
+  // add while loading), not one thread adding them one after another.
+  bool tree = false;
+  // Whole warps work or rest: no warp has idle lanes at a level where 32 or more threads work.
+  bool whole_warps = false;
+  // Every warp-wide shared-memory access touches one word per bank.
+  bool no_bank_conflicts = false;
+  // No __syncthreads closes a level where 32 threads or fewer work: the last warp needs none.
+  bool last_warp_unsynced = false;
+  // The last warp adds through shuffles: at least log2(32) levels of them.
+  bool last_warp_shuffles = false;
+  // At most this many __syncthreads in a block; -1: not checked.
+  int max_barriers = -1;
+  bool any() const {
+    return tree || whole_warps || no_bank_conflicts || last_warp_unsynced || last_warp_shuffles ||
+           max_barriers >= 0;
+  }
+};
+
 struct Plan {
   int lesson = 0;            // the rung's number, 1..
   std::string_view slug;     // folder name without the number: "sequential_addressing"
@@ -105,6 +127,9 @@ struct Plan {
   // Lesson 15: the plan records its launches once per set of arguments and replays them, so a
   // second call with the same arguments launches nothing itself (its grade checks that).
   bool replays = false;
+  // What its grade checks of its idea in a trace, on the simulator (lessons 01-10; the lesson's
+  // own plan only, one a lesson).
+  Idea idea;
 };
 using Plans = std::vector<Plan>;
 

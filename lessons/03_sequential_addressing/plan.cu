@@ -24,6 +24,9 @@ RL_NAMESPACE_END
 
 template <>
 rl::Plans rl::lesson_plans<3, rl::this_backend>() {
-  return {tree_plan<1>(3, "sequential_addressing", "Sequential addressing", reduce<NoTrace>,
-                       reduce<RecordTrace>)};
+  Plan p = tree_plan<1>(3, "sequential_addressing", "Sequential addressing", reduce<NoTrace>,
+                        reduce<RecordTrace>);
+  // Graded in a trace (common/host/idea.h): lesson 02's bank conflicts gone, its whole warps kept.
+  p.idea = {.tree = true, .whole_warps = true, .no_bank_conflicts = true};
+  return {p};
 }

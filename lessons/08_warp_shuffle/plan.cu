@@ -52,7 +52,9 @@ RL_NAMESPACE_END
 template <>
 rl::Plans rl::lesson_plans<8, rl::this_backend>() {
   constexpr std::string_view title = "Warp shuffles for the last levels";
-  Plan butterfly = plan<true>(title);
+  Plan own = plan<false>(title), butterfly = plan<true>(title);
+  // Graded in a trace (common/host/idea.h): the last warp's levels through shuffles.
+  own.idea = {.whole_warps = true, .no_bank_conflicts = true, .last_warp_shuffles = true};
   butterfly.variant = "butterfly";
-  return {plan<false>(title), butterfly};
+  return {own, butterfly};
 }

@@ -87,6 +87,12 @@ rl::Plans rl::lesson_plans<10, rl::this_backend>() {
   two_kernels.resources = resources;
   two_kernels.loads_in_flight = 2;  // lesson 07's loop (grid_stride_sum): in[i], in[i + Block]
   two_kernels.load_bytes = 4;
+  // Graded in a trace (common/host/idea.h): lesson 09's block sum kept. The two launches whatever
+  // n are plan.cu's.
+  two_kernels.idea = {.whole_warps = true,
+                      .no_bank_conflicts = true,
+                      .last_warp_shuffles = true,
+                      .max_barriers = 1};
   Plan host_finish =
       lesson_plan(10, slug, title, reduce_on_host<NoTrace>, reduce_on_host<RecordTrace>);
   host_finish.variant = "host_finish";

@@ -5,7 +5,8 @@
 # --grade-check then passes them for that seed and fails them for another seed, with one result's
 # bit flipped, with a case left out, with cases swapped, and with a forged verdict line added; where
 # the lesson has a speed target, with figures that miss it and with a verdict in their place; where
-# it hands back its idea's figures (lesson 15), with a launch, a wrong total or none of them.
+# it hands back its idea's figures (lesson 15's replay, or a trace's figures: lessons 01-10), with a
+# launch, a wrong total, a bank conflict or none of them.
 set -euo pipefail
 exe=$1 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -49,5 +50,19 @@ if grep -q "^replay " "$work/outputs"; then
   expect "a replay that left 0" "$work/zero" "$seed" "result: FAILED" "replay left 0"
   grep -v "^replay " "$work/outputs" >"$work/no-replay"
   expect "no replay figures" "$work/no-replay" "$seed" "result: FAILED" "never measured"
+fi
+# Lessons 01-10 hand back the figures of a trace of their kernel (common/host/idea.h): a bank
+# conflict at every level fails lesson 03's idea, no figures fail, and a verdict in their place is
+# out of format.
+if grep -q "^idea " "$work/outputs"; then
+  awk '$1 == "idea" { for (i = 3; i <= NF; ++i) { split($i, f, ","); f[6] = 4; f[7] = 21
+                        $i = f[1]; for (k = 2; k <= 12; ++k) $i = $i "," f[k] } } { print }' \
+    "$work/outputs" >"$work/conflicted"
+  cmp -s "$work/outputs" "$work/conflicted" && fail "no conflict was written into the idea's figures"
+  expect "a 4-way bank conflict" "$work/conflicted" "$seed" "result: FAILED" "4-way bank conflict"
+  grep -v "^idea " "$work/outputs" >"$work/no-idea"
+  expect "no idea figures" "$work/no-idea" "$seed" "result: FAILED" "never recorded"
+  sed 's/^idea .*/idea ok/' "$work/outputs" >"$work/idea-claimed"
+  expect "an idea claimed" "$work/idea-claimed" "$seed" "result: FAILED" "not in the grader's format"
 fi
 echo "the trusted check passes the outputs handed back and nothing else"

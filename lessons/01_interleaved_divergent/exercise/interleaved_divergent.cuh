@@ -29,13 +29,15 @@ __global__ void interleaved_divergent(In<Trace> in, Out<Trace> out, std::uint64_
     //   it): each pair's sum must land in its lower slot, added by the thread that owns that slot,
     //   the naive choice of adders whose cost this lesson measures. Threads with no pair at this
     //   level add nothing. After the last level partial[0] holds the block's sum. With Bitmask (the
-    //   `bitmask` variant, graded as well) pick the same adders without a division or a `%`.
-    //   Graded (`bash lessons/grade.sh 01`), both variants: the total for n = 0, 1, 31, 32, 33,
-    //   255, 256, 257, 1000, 2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random
-    //   floats within float rounding and integer data to the bit; then blocks of 32, 64, 128, 512
-    //   and 1024 threads at n = block + 1, 1000 and 67 * block - 3. On the simulator the cases up
-    //   to 2^16+1 run again with each block's threads in reverse and in shuffled order: a result
-    //   that needs lane order fails.
+    //   `bitmask` variant, graded as well) pick the same adders without a division or a `%`. Graded
+    //   (`bash lessons/grade.sh 01`), both variants: the total for n = 0, 1, 31, 32, 33, 255, 256,
+    //   257, 1000, 2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats
+    //   within float rounding and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024
+    //   threads at n = block + 1, 1000 and 67 * block - 3. On the simulator the cases up to 2^16+1
+    //   run again with each block's threads in reverse and in shuffled order: a result that needs
+    //   lane order fails. Then, on the simulator, the grade reads a trace of your kernel (n = 2048,
+    //   256-thread blocks): the block's values must meet in a tree of log2(block) levels of
+    //   additions (one more at most), not one after another.
     __syncthreads();  // this level's sums are written before the next level reads them
   }
   if (tid == 0) out[blockIdx.x] = partial[0];

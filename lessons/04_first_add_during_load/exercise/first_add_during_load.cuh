@@ -27,7 +27,8 @@ __global__ void first_add_during_load(In<Trace> in, Out<Trace> out, std::uint64_
   //   float rounding and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads
   //   at n = block + 1, 1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again
   //   with each block's threads in reverse and in shuffled order: a result that needs lane order
-  //   fails.
+  //   fails. Then, on the simulator, the grade reads a trace of your kernel (n = 2048, 256-thread
+  //   blocks): lesson 03's tree, whole warps and no bank conflict.
   Float<Trace> sum = 0.0f;  // this thread's two inputs, added
   (void)in, (void)n;
   partial[tid] = sum;

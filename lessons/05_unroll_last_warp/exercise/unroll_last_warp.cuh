@@ -37,7 +37,10 @@ __global__ void unroll_last_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) 
   //   2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats within float rounding and
   //   integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at n = block + 1,
   //   1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again with each block's
-  //   threads in reverse and in shuffled order: a result that needs lane order fails.
+  //   threads in reverse and in shuffled order: a result that needs lane order fails. Then, on the
+  //   simulator, the grade reads a trace of your kernel (n = 2048, 256-thread blocks): lesson 03's
+  //   tree, whole warps and no bank conflict, and no __syncthreads after a level where 32 threads
+  //   or fewer work.
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 

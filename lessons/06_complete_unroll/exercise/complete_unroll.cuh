@@ -37,6 +37,9 @@ __global__ void __launch_bounds__(Block)
   //   rounding and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024 threads at n =
   //   block + 1, 1000 and 67 * block - 3. On the simulator the cases up to 2^16+1 run again with
   //   each block's threads in reverse and in shuffled order: a result that needs lane order fails.
+  //   Then, on the simulator, the grade reads a trace of your kernel (n = 2048, 256-thread blocks):
+  //   lesson 05's tree, whole warps, no bank conflict and no __syncthreads after a level where 32
+  //   threads or fewer work.
   if (tid < 32) warp_tail_in_shared<Trace>(partial, tid, Block);  // lesson 05's last six levels
   if (tid == 0) out[blockIdx.x] = partial[0];
 }

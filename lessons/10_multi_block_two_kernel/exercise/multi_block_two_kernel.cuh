@@ -39,7 +39,9 @@ __global__ void __launch_bounds__(finish_block)
   //   floats within float rounding and integer data to the bit; then blocks of 32, 64, 128, 512 and
   //   1024 threads at n = block + 1, 1000 and 67 * block - 3. On the simulator the cases up to
   //   2^16+1 run again with each block's threads in reverse and in shuffled order: a result that
-  //   needs lane order fails.
+  //   needs lane order fails. Then, on the simulator, the grade reads a trace of your kernel (n =
+  //   2048, 256-thread blocks): whole warps, no bank conflict, five levels of shuffles, and at most
+  //   one __syncthreads a block.
   (void)partials, (void)count;
   if (threadIdx.x == 0) out[0] = sum;
 }

@@ -1,0 +1,217 @@
+#include "common/host/idea.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "common/host/grade_main.h"
+#include "common/host/grading.h"
+#include "common/host/session.h"
+#include "common/host/trace_run.h"
+#include "common/trace/trace_facts.h"
+#include "common/trace/trace_loader.h"
+
+namespace rl {
+
+IdeaFigures idea_figures_of(const Trace& t) {
+  IdeaFigures f;
+  if (t.launches.empty()) return f;
+  f.block = static_cast<unsigned>(t.launches.front().block);
+  std::map<int, IdeaLevel> levels;
+  std::map<int, std::set<int>> working;  // level -> threads
+  for (std::size_t i = 0; i < t.events.size(); ++i) {
+    const Event& e = t.events[i];
+    if (e.launch != 0 || e.block != 0) continue;
+    const int level = t.level_of(i);
+    IdeaLevel& l = levels[level];
+    l.level = level;
+    if (l.line == 0 && e.kind != EventKind::barrier && e.kind != EventKind::warp_barrier)
+      l.line = e.line;
+    switch (e.kind) {
+      case EventKind::barrier:
+        if (l.barriers++ == 0) l.barrier_line = e.line;
+        break;
+      case EventKind::shuffle:
+        ++l.shuffles;
+        [[fallthrough]];
+      case EventKind::combine:
+      case EventKind::atomic:
+        ++l.adds;
+        [[fallthrough]];
+      case EventKind::load:
+        working[level].insert(e.thread);
+        break;
+      default:
+        break;
+    }
+  }
+  for (auto& [level, threads] : working) {
+    IdeaLevel& l = levels[level];
+    l.threads = static_cast<int>(threads.size());
+    std::map<int, int> per_warp;
+    for (int thread : threads) ++per_warp[thread / kWarpSize];
+    for (const auto& [warp, lanes] : per_warp) {
+      const int warp_lanes = std::min(kWarpSize, static_cast<int>(f.block) - warp * kWarpSize);
+      if (lanes < warp_lanes) ++l.divergent;
+    }
+  }
+  for (const LevelFacts& lf : compute_facts(t).levels) {
+    if (lf.launch != 0) continue;
+    for (const WarpAccess& a : lf.accesses) {
+      if (a.block != 0) continue;
+      IdeaLevel& l = levels[lf.level];
+      l.level = lf.level;
+      if (l.shared++ == 0) l.shared_line = a.line;
+      if (a.conflict_ways > l.conflict) l.conflict = a.conflict_ways, l.conflict_line = a.line;
+    }
+  }
+  for (auto& [level, l] : levels) f.levels.push_back(l);
+  return f;
+}
+
+IdeaFigures idea_figures(Device& device, const Plan& plan, std::uint64_t base_seed) {
+  RunOptions o;
+  o.seed = graded_seed(grade_seeds[1], base_seed);
+  Session session(device, o);
+  session.prepare(idea_n);
+  const nlohmann::json doc = record_trace(session, plan, 256);
+  return idea_figures_of(
+      parse_trace(doc.dump(), "the trace of lesson " + std::to_string(plan.lesson)));
+}
+
+namespace {
+
+std::string where(const IdeaLevel& l, int line) {
+  return "level " + std::to_string(l.level) + " (line " + std::to_string(line) + ")";
+}
+
+int log2_of(unsigned block) { return std::bit_width(block) - 1; }
+
+}  // namespace
+
+std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
+  if (!idea.any()) return std::nullopt;
+  const std::string block = std::to_string(f.block);
+  const std::string intro =
+      "n=" + std::to_string(idea_n) + " block=" + block + ", the trace of block 0: ";
+  if (f.levels.empty()) return intro + "no level of work was recorded";
+  if (idea.tree) {
+    int add_levels = 0;
+    const IdeaLevel* deepest = nullptr;
+    for (const IdeaLevel& l : f.levels)
+      if (l.adds > 0) ++add_levels, deepest = &l;
+    const int tree = log2_of(f.block);
+    if (add_levels > tree + 1)
+      return intro + "its " + block + " values meet in " + std::to_string(add_levels) +
+             " levels of additions, the last at " + where(*deepest, deepest->line) +
+             "; a tree needs " + std::to_string(tree) +
+             ": at every level half the remaining values are added to the other half at once, "
+             "not one after another";
+  }
+  if (idea.whole_warps)
+    for (const IdeaLevel& l : f.levels)
+      if (l.threads >= kWarpSize && l.divergent > 0)
+        return intro + where(l, l.line) + ": " + std::to_string(l.threads) + " threads work, but " +
+               std::to_string(l.divergent) + (l.divergent == 1 ? " warp has" : " warps have") +
+               " idle lanes beside working ones (divergence): the working threads must be "
+               "contiguous from thread 0, so that whole warps work or rest";
+  if (idea.no_bank_conflicts)
+    for (const IdeaLevel& l : f.levels)
+      if (l.conflict > 1)
+        return intro + where(l, l.conflict_line) + ": a warp's shared-memory access has a " +
+               std::to_string(l.conflict) + "-way bank conflict (" + std::to_string(l.conflict) +
+               " words in one bank, read one after another): the 32 lanes must touch 32 "
+               "consecutive words, one per bank";
+  if (idea.last_warp_unsynced)
+    for (const IdeaLevel& l : f.levels)
+      if (l.threads > 0 && l.threads <= kWarpSize && l.barriers > 0)
+        return intro + where(l, l.line) + ": only " + std::to_string(l.threads) +
+               " threads work, yet the whole block waits at a __syncthreads (line " +
+               std::to_string(l.barrier_line) +
+               ") after it: the last warp's levels need no block barrier, only __syncwarp";
+  if (idea.last_warp_shuffles) {
+    int shuffle_levels = 0;
+    for (const IdeaLevel& l : f.levels) shuffle_levels += l.shuffles > 0 ? 1 : 0;
+    if (shuffle_levels < log2_of(kWarpSize)) {
+      const IdeaLevel* tail = nullptr;
+      for (const IdeaLevel& l : f.levels)
+        if (l.adds > 0 && l.threads <= kWarpSize && !tail) tail = &l;
+      return intro + std::to_string(shuffle_levels) + " levels add through shuffles, where the " +
+             "last warp needs " + std::to_string(log2_of(kWarpSize)) +
+             (tail ? "; from " + where(*tail, tail->line) +
+                         " the last warp's values still go through shared memory"
+                   : std::string()) +
+             ": they can move from register to register, lane to lane, with __shfl_down_sync";
+    }
+  }
+  if (idea.max_barriers >= 0) {
+    int barriers = 0;
+    const IdeaLevel* first = nullptr;
+    for (const IdeaLevel& l : f.levels)
+      if (l.barriers > 0) barriers += l.barriers, first = first ? first : &l;
+    if (barriers > idea.max_barriers)
+      return intro + "the block passes " + std::to_string(barriers) +
+             " __syncthreads (the first at line " + std::to_string(first->barrier_line) +
+             "), where " + std::to_string(idea.max_barriers) +
+             " is enough: each warp reduces its own values by shuffles, and the block meets once, "
+             "to share the warps' totals";
+  }
+  return std::nullopt;
+}
+
+std::string to_text(const IdeaFigures& f) {
+  std::ostringstream out;
+  out << f.block;
+  for (const IdeaLevel& l : f.levels)
+    out << ' ' << l.level << ',' << l.line << ',' << l.threads << ',' << l.divergent << ','
+        << l.adds << ',' << l.conflict << ',' << l.conflict_line << ',' << l.shared << ','
+        << l.shared_line << ',' << l.shuffles << ',' << l.barriers << ',' << l.barrier_line;
+  return out.str();
+}
+
+std::optional<IdeaFigures> parse_idea_figures(std::string_view text) {
+  const auto number = [&](std::string_view& s, char end, auto& value) {
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (ec != std::errc{} || value < 0) return false;
+    s.remove_prefix(static_cast<std::size_t>(p - s.data()));
+    if (end == '\0') return true;
+    if (s.empty() || s.front() != end) return false;
+    s.remove_prefix(1);
+    return true;
+  };
+  IdeaFigures f;
+  if (!number(text, '\0', f.block) || f.block == 0 || f.block > 1024) return std::nullopt;
+  while (!text.empty()) {
+    if (text.front() != ' ' || f.levels.size() >= 4096) return std::nullopt;
+    text.remove_prefix(1);
+    IdeaLevel l;
+    if (!number(text, ',', l.level) || !number(text, ',', l.line) ||
+        !number(text, ',', l.threads) || !number(text, ',', l.divergent) ||
+        !number(text, ',', l.adds) || !number(text, ',', l.conflict) ||
+        !number(text, ',', l.conflict_line) || !number(text, ',', l.shared) ||
+        !number(text, ',', l.shared_line) || !number(text, ',', l.shuffles) ||
+        !number(text, ',', l.barriers) || !number(text, '\0', l.barrier_line))
+      return std::nullopt;
+    f.levels.push_back(l);
+  }
+  return f;
+}
+
+std::string describe(const Idea& idea) {
+  std::vector<std::string> parts;
+  if (idea.tree) parts.emplace_back("a tree of log2(block) levels");
+  if (idea.whole_warps) parts.emplace_back("whole warps working");
+  if (idea.no_bank_conflicts) parts.emplace_back("no bank conflicts");
+  if (idea.last_warp_unsynced) parts.emplace_back("no __syncthreads in the last warp");
+  if (idea.last_warp_shuffles) parts.emplace_back("the last warp through shuffles");
+  if (idea.max_barriers >= 0)
+    parts.emplace_back("at most " + std::to_string(idea.max_barriers) + " __syncthreads a block");
+  std::string s;
+  for (const std::string& p : parts) s += (s.empty() ? "" : ", ") + p;
+  return s;
+}
+
+}  // namespace rl

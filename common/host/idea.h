@@ -1,0 +1,65 @@
+#pragma once
+// A lesson's idea, checked in a trace of the student's kernel. Right totals say a kernel adds every
+// input; they do not say it adds them the way its lesson teaches. The simulator's trace does: which
+// threads worked at each level of the tree, which shared-memory banks a warp hit, where the block
+// waited, which values moved through shuffles. In two halves, like lesson 15's replay
+// (grading.h): idea_figures, in the submission's process, records one trace of the plan and keeps,
+// for the first block of its first launch, one line of figures per level; idea_judged, host code
+// only (the trusted grader's too), says in one line which level and source line miss the idea, or
+// nothing. The checks a lesson asks for are its Plan's `idea` (plan.h).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/host/device.h"
+#include "common/host/plan.h"
+
+namespace rl {
+
+struct Trace;
+
+// One level (trace_model.h's data-flow level) of one block's tree.
+struct IdeaLevel {
+  int level = 0;
+  int line = 0;           // the first source line of the level's work
+  int threads = 0;        // threads of the block that loaded, added or shuffled at this level
+  int divergent = 0;      // warps in which some of those threads' lanes work and some do not
+  int adds = 0;           // additions (shuffles and atomics included)
+  int conflict = 1;       // the worst n-way bank conflict of a warp's shared-memory access
+  int conflict_line = 0;  // where it is (0: no conflict)
+  int shared = 0;         // warp-wide shared-memory accesses
+  int shared_line = 0;    // the first of them
+  int shuffles = 0;       // values moved between lanes
+  int barriers = 0;       // __syncthreads the block passed closing this level
+  int barrier_line = 0;   // the first of them
+  friend bool operator==(const IdeaLevel&, const IdeaLevel&) = default;
+};
+
+struct IdeaFigures {
+  unsigned block = 0;  // the traced block size
+  std::vector<IdeaLevel> levels;
+  friend bool operator==(const IdeaFigures&, const IdeaFigures&) = default;
+};
+
+// The figures of block 0 of launch 0 of a trace (its block size from the first launch).
+IdeaFigures idea_figures_of(const Trace& t);
+
+// Records the plan's trace on the simulator at idea_n with 256-thread blocks (the input drawn from
+// base_seed) and condenses it: the submission's half.
+inline constexpr std::uint64_t idea_n = 2048;
+IdeaFigures idea_figures(Device& device, const Plan& plan, std::uint64_t base_seed);
+
+// Why the figures miss the plan's idea, in one line naming the level and the line, or nullopt.
+std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea);
+
+// The figures as the text of a handed-back `idea` line (grade_record.h) and back; nullopt when the
+// text is out of format.
+std::string to_text(const IdeaFigures& f);
+std::optional<IdeaFigures> parse_idea_figures(std::string_view text);
+
+// What the grade checks of an idea, in words ("a tree of log2(block) levels; whole warps; ..."),
+// for the grader's progress line and the exercises.
+std::string describe(const Idea& idea);
+
+}  // namespace rl

@@ -1,0 +1,165 @@
+// A lesson's idea as the grade reads it from a trace (common/host/idea.h): the figures of block 0
+// taken from the committed simulator traces of lessons 01-03 and 08, the judge on them and on
+// figures made to miss each check, and the handed-back text's format.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "common/host/grade_record.h"
+#include "common/host/idea.h"
+#include "common/trace/trace_loader.h"
+
+using namespace rl;
+
+namespace {
+
+IdeaFigures committed(const std::string& file) {
+  const std::string path = std::string(RL_FIXTURES_DIR) + "/../../../assets/traces/" + file;
+  std::ifstream in(path);
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  return idea_figures_of(parse_trace(text.str(), path));
+}
+
+// Figures of a 256-thread block's tree: a load level, then `levels` levels that halve the working
+// threads, each closed by a barrier, no shuffle, no conflict.
+IdeaFigures halving_tree(int levels) {
+  IdeaFigures f;
+  f.block = 256;
+  f.levels.push_back({.level = 0, .line = 14, .threads = 256, .barriers = 1, .barrier_line = 15});
+  for (int k = 1; k <= levels; ++k) {
+    const int threads = std::max(1, 256 >> k);
+    f.levels.push_back({.level = k,
+                        .line = 21,
+                        .threads = threads,
+                        .divergent = threads < 32 ? 1 : 0,
+                        .adds = threads,
+                        .shared = 3,
+                        .shared_line = 21,
+                        .barriers = 1,
+                        .barrier_line = 22});
+  }
+  return f;
+}
+
+bool fails_with(const IdeaFigures& f, const Idea& idea, const std::string& phrase) {
+  const auto why = idea_judged(f, idea);
+  INFO((why ? *why : std::string("(passes)")));
+  return why && why->find(phrase) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("a trace's figures: lesson 03's block of 256, level by level", "[host][idea]") {
+  const IdeaFigures f = committed("03_sequential_addressing.b256.sim.json");
+  CHECK(f.block == 256);
+  REQUIRE(f.levels.size() == 9);  // the load, then log2(256) levels
+  CHECK(f.levels[0].threads == 256);
+  CHECK(f.levels[0].adds == 0);
+  for (int k = 1; k <= 8; ++k) {
+    const IdeaLevel& l = f.levels[static_cast<std::size_t>(k)];
+    INFO("level " << k);
+    CHECK(l.threads == 256 >> k);
+    CHECK(l.adds == 256 >> k);
+    CHECK(l.conflict == 1);  // consecutive words: one per bank
+    CHECK(l.barriers == 1);  // every level closed by the loop's __syncthreads
+    CHECK(l.divergent == (l.threads < 32 ? 1 : 0));
+  }
+}
+
+TEST_CASE("each rung's idea passes its own trace and fails the rung before", "[host][idea]") {
+  const IdeaFigures l01 = committed("01_interleaved_divergent.b256.sim.json");
+  const IdeaFigures l02 = committed("02_interleaved_strided.b256.sim.json");
+  const IdeaFigures l03 = committed("03_sequential_addressing.b256.sim.json");
+  const Idea tree{.tree = true};
+  const Idea whole_warps{.tree = true, .whole_warps = true};
+  const Idea no_conflicts{.tree = true, .whole_warps = true, .no_bank_conflicts = true};
+  CHECK_FALSE(idea_judged(l01, tree));
+  CHECK_FALSE(idea_judged(l02, whole_warps));
+  CHECK_FALSE(idea_judged(l03, no_conflicts));
+  // lesson 01's adders, every second thread, leave idle lanes in all 8 warps
+  CHECK(fails_with(l01, whole_warps, "level 1 (line 25): 128 threads work, but 8 warps have idle"));
+  // lesson 02's lane tid reads word 2 * stride * tid: 2-way at the first level
+  CHECK(fails_with(l02, no_conflicts,
+                   "level 1 (line 25): a warp's shared-memory access has a 2-way"));
+  // lesson 03 still waits for the whole block where only warp 0 works, and shuffles nothing
+  CHECK(fails_with(l03, {.last_warp_unsynced = true}, "level 3 (line 21): only 32 threads work"));
+  CHECK(fails_with(l03, {.last_warp_shuffles = true}, "0 levels add through shuffles"));
+  CHECK(fails_with(l03, {.max_barriers = 1}, "the block passes 9 __syncthreads"));
+}
+
+TEST_CASE("the last warp through shuffles: lesson 08's trace has five levels of them",
+          "[host][idea]") {
+  const IdeaFigures l08 = committed("08_warp_shuffle.sim.json");
+  int shuffle_levels = 0;
+  for (const IdeaLevel& l : l08.levels) shuffle_levels += l.shuffles > 0;
+  CHECK(shuffle_levels == 5);
+  CHECK_FALSE(idea_judged(l08, {.last_warp_shuffles = true}));
+}
+
+TEST_CASE("the judge on figures that miss one check each", "[host][idea]") {
+  CHECK_FALSE(idea_judged(halving_tree(8), {.tree = true}));
+  CHECK_FALSE(
+      idea_judged(halving_tree(9), {.tree = true}));  // one level more: an add while loading
+  CHECK(fails_with(halving_tree(10), {.tree = true}, "meet in 10 levels of additions"));
+  // one thread adding the block's values one after another
+  IdeaFigures serial;
+  serial.block = 256;
+  for (int k = 0; k < 256; ++k)
+    serial.levels.push_back({.level = k, .line = 24, .threads = 1, .adds = k > 0});
+  CHECK(fails_with(serial, {.tree = true}, "its 256 values meet in 255 levels"));
+
+  IdeaFigures unsynced = halving_tree(8);
+  for (IdeaLevel& l : unsynced.levels)
+    if (l.threads <= 32) l.barriers = 0;
+  CHECK_FALSE(idea_judged(unsynced, {.last_warp_unsynced = true}));
+  CHECK(fails_with(halving_tree(8), {.last_warp_unsynced = true}, "__syncthreads (line 22)"));
+
+  IdeaFigures conflicted = halving_tree(8);
+  conflicted.levels[4].conflict = 8;
+  conflicted.levels[4].conflict_line = 30;
+  CHECK(fails_with(conflicted, {.no_bank_conflicts = true}, "level 4 (line 30)"));
+  CHECK(fails_with(conflicted, {.no_bank_conflicts = true}, "8-way bank conflict"));
+
+  IdeaFigures empty;
+  empty.block = 256;
+  CHECK(fails_with(empty, {.tree = true}, "no level of work was recorded"));
+  CHECK_FALSE(idea_judged(empty, {}));  // a plan without an idea is never judged on one
+}
+
+TEST_CASE("the idea's figures as handed back: the text and its format", "[host][idea]") {
+  const IdeaFigures f = committed("02_interleaved_strided.b256.sim.json");
+  const auto back = parse_idea_figures(to_text(f));
+  REQUIRE(back);
+  CHECK(*back == f);
+  for (const char* bad : {"", "ok", "0", "2048", "256 1,2,3", "256 1,2,3,4,5,6,7,8,9,10,11,12,13",
+                          "256 -1,2,3,4,5,6,7,8,9,10,11,12", "256  1,2,3,4,5,6,7,8,9,10,11,12",
+                          "256 1,2,3,4,5,6,7,8,9,10,11,12 "}) {
+    INFO("'" << bad << "'");
+    CHECK_FALSE(parse_idea_figures(bad));
+  }
+  // in a handed-back file: one idea line, and nothing in its place that is not figures
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("reducelab-idea-" + std::to_string(::getpid()) + ".outputs"))
+                               .string();
+  const auto recorded = [&](const std::string& text) {
+    std::ofstream(path) << text;
+    return read_recorded(path, 1 << 20);
+  };
+  const Recorded good = recorded("backend sim\nidea " + to_text(f) + "\nend exit 0\n");
+  CHECK(good.malformed.empty());
+  REQUIRE(good.idea);
+  CHECK(*good.idea == f);
+  CHECK_FALSE(recorded("backend sim\nidea ok\nend exit 0\n").malformed.empty());
+  CHECK_FALSE(
+      recorded("backend sim\nidea " + to_text(f) + "\nidea " + to_text(f) + "\nend exit 0\n")
+          .malformed.empty());
+  std::remove(path.c_str());
+}
