@@ -109,6 +109,7 @@ selected() {
 # configure SUBMISSION_DIR LABEL: (re)configures the student build for these files; its logs go to
 # BUILD/grades/LABEL/ (each student's apart from the others').
 configure() {
+  submission=$1
   logs=$build/grades/$2
   rm -rf "$logs"
   mkdir -p "$logs"
@@ -210,6 +211,21 @@ build_trusted() {
   done
 }
 
+# check_answers NAME LABEL: where the lesson's exercise has graded questions and its answers file is
+# there (answers_NN.txt in the submission's folder, else in lessons/NAME/exercise/), prints which
+# answers are right. The trusted executable checks them where there is one: an answers file is data,
+# read, never run. Kept apart from the kernel's verdict and from the score.
+check_answers() {
+  local name=$1 exe file lines
+  file=${submission:-$root/lessons/$name/exercise}/answers_${name%%_*}.txt
+  exe=${trusted:+$trusted/$name}
+  [ -n "$exe" ] && [ -x "$exe" ] || exe=$build/bin/$name
+  [ -f "$file" ] && [ -x "$exe" ] && "$exe" --help 2>/dev/null | grep -q -- --check-answers || return 0
+  lines=$("$exe" --check-answers "$file" 2>&1 | grep -v "^checking the answers")
+  printf '%-32s %-15s %s\n' "" "" "$(tail -1 <<<"$lines") (${file#"$root"/})"
+  grep -E "^  " <<<"$lines" | sed "s/^  /$(printf '%-32s %-15s   ' '' '')/" || true
+}
+
 # grade_all LABEL: builds and grades each selected lesson; prints a table; sets passed/failed/skipped
 # and writes one "label,lesson,result,detail,log" row per lesson to $rows. Logs in $logs (configure's).
 grade_all() {
@@ -242,6 +258,7 @@ grade_all() {
     printf '%-32s %-15s %s\n' "$name" "$result" "$detail"
     [ "$result" = FAILED ] || [ "$result" = "DOES NOT COMPILE" ] && printf '%-32s %-15s hint: %s\n' "" "" "$hint"
     printf '%-32s %-15s kernel: %s\n' "" "" "$(kernel_source "$name")"
+    check_answers "$name" "$label"
     case $result in PASSED) passed=$((passed + 1)) ;; SKIPPED) skipped=$((skipped + 1)) ;; *) failed=$((failed + 1)) ;; esac
     [ -f "$log" ] || log=""
     printf '%s,%s,%s,"%s",%s\n' "$label" "$name" "$result" "${detail//\"/\'}" "${log#"$root"/}" >>"$rows"
@@ -268,9 +285,10 @@ if [ $self_check -eq 1 ]; then
   else
     solved=$(mktemp -d)
     for name in $(selected); do
-      # Every file of the exercise but its hints: a kernel header, or lesson 21's plan (axes_plan.cpp).
+      # Every file of the exercise but its hints and answers: a kernel header, or lesson 21's plan
+      # (axes_plan.cpp).
       for f in lessons/$name/exercise/*; do
-        [ "$(basename "$f")" = HINTS.md ] || cp "lessons/$name/$(basename "$f")" "$solved/"
+        case $(basename "$f") in HINTS.md | answers_*.txt) ;; *) cp "lessons/$name/$(basename "$f")" "$solved/" ;; esac
       done
     done
     configure "$solved" solved

@@ -236,6 +236,11 @@ RunOptionParser::RunOptionParser(CLI::App& app, RunOptionSet set) : set_(std::mo
                    "--grade: draw the graded inputs from this seed (default: the fixed seeds)")
         ->type_name("SEED");
   }
+  if (set_.which & opt_answers)
+    app.add_option("--check-answers", base_.check_answers,
+                   "check the answers to the exercise's questions in this file (its "
+                   "exercise/answers_NN.txt) and stop")
+        ->type_name("FILE");
 }
 
 RunOptions RunOptionParser::resolve() const {
@@ -350,9 +355,12 @@ bool parse_command_line(CLI::App& app, int argc, const char* const* argv) {
 }
 
 std::optional<RunOptions> parse_run_options(int argc, const char* const* argv,
-                                            const std::string& program, const std::string& about) {
+                                            const std::string& program, const std::string& about,
+                                            unsigned more) {
   CLI::App app(about, program);
-  RunOptionParser options(app);
+  RunOptionSet set;
+  set.which |= more;
+  RunOptionParser options(app, set);
   if (!parse_command_line(app, argc, argv)) return std::nullopt;
   return options.resolve();
 }

@@ -71,6 +71,8 @@ struct RunOptions {
   std::string grade_check;
   // --grade: the inputs come from this seed (0: the fixed grade_seeds)
   std::uint64_t grade_seed = 0;
+  // check the exercise's answers in this file (common/host/answers.h) and stop
+  std::string check_answers;
 };
 
 // Whether simulated launches check races: as asked, else only when grading.
@@ -128,6 +130,7 @@ enum RunOption : unsigned {
   opt_racecheck = 1u << 10,     // --sim-racecheck, --no-sim-racecheck, --sim-late-visibility
   opt_grade = 1u << 11,         // --grade, --hint, --case-timeout
   opt_grade_record = 1u << 12,  // --grade-outputs-fd, --grade-check, --grade-seed
+  opt_answers = 1u << 13,       // --check-answers: lessons whose exercise has graded questions
 };
 inline constexpr unsigned lesson_options = opt_n | opt_block | opt_reps | opt_seed | opt_dist |
                                            opt_json | opt_trace | opt_check_only | opt_backend |
@@ -164,8 +167,10 @@ class RunOptionParser {
 // Returns false when --help was shown.
 bool parse_command_line(CLI::App& app, int argc, const char* const* argv);
 
-// The lessons' whole command line: parse, validate, or std::nullopt after printing --help.
+// The lessons' whole command line: parse, validate, or std::nullopt after printing --help. `more`:
+// options beyond lesson_options this lesson takes (opt_answers).
 std::optional<RunOptions> parse_run_options(int argc, const char* const* argv,
-                                            const std::string& program, const std::string& about);
+                                            const std::string& program, const std::string& about,
+                                            unsigned more = 0);
 
 }  // namespace rl

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <sstream>
 
+#include "common/host/answers.h"
 #include "common/host/fault_report.h"
 #include "common/host/grade_main.h"
 #include "common/host/hints.h"
@@ -98,12 +100,24 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine,
     const std::string nn = std::to_string(number / 10) + std::to_string(number % 10);
     const std::string program =
         mine.empty() ? "lesson " + nn : nn + "_" + std::string(mine.front().slug);
-    const auto options = parse_run_options(
-        argc, argv, program, mine.empty() ? program : std::string(mine.front().title));
+    const auto options = parse_run_options(argc, argv, program,
+                                           mine.empty() ? program : std::string(mine.front().title),
+                                           extras.questions.empty() ? 0u : unsigned{opt_answers});
     if (!options) return exit_ok;
     if (options->hint) {
       print_hint(std::cout, number, options->hint);
       return exit_ok;
+    }
+    if (!options->check_answers.empty()) {
+      // The answers are derived on the simulator: the same on every machine.
+      RunOptions sim_options = *options;
+      sim_options.backend = Backend::sim;
+      std::ostringstream banner;
+      auto sim = open_device(sim_options, banner);
+      Plans on_sim;
+      for (const Plan& p : mine)
+        if (p.backend == Backend::sim) on_sim.push_back(p);
+      return check_answers(std::cout, options->check_answers, extras.questions, {*sim, on_sim});
     }
     if (mine.empty()) {  // lesson 16 in a build without CUDA: its kernels are NVIDIA's libraries
       if (!options->json_path.empty() || !options->trace_path.empty())

@@ -72,12 +72,13 @@ IdeaFigures idea_figures_of(const Trace& t) {
   return f;
 }
 
-IdeaFigures idea_figures(Device& device, const Plan& plan, std::uint64_t base_seed) {
+IdeaFigures idea_figures(Device& device, const Plan& plan, std::uint64_t base_seed, std::uint64_t n,
+                         unsigned block) {
   RunOptions o;
   o.seed = graded_seed(grade_seeds[1], base_seed);
   Session session(device, o);
-  session.prepare(idea_n);
-  const nlohmann::json doc = record_trace(session, plan, 256);
+  session.prepare(n);
+  const nlohmann::json doc = record_trace(session, plan, block);
   return idea_figures_of(
       parse_trace(doc.dump(), "the trace of lesson " + std::to_string(plan.lesson)));
 }

@@ -45,10 +45,11 @@ struct IdeaFigures {
 // The figures of block 0 of launch 0 of a trace (its block size from the first launch).
 IdeaFigures idea_figures_of(const Trace& t);
 
-// Records the plan's trace on the simulator at idea_n with 256-thread blocks (the input drawn from
-// base_seed) and condenses it: the submission's half.
+// Records the plan's trace on the simulator at n with `block`-thread blocks (the input drawn from
+// base_seed) and condenses it: the submission's half, at idea_n and 256.
 inline constexpr std::uint64_t idea_n = 2048;
-IdeaFigures idea_figures(Device& device, const Plan& plan, std::uint64_t base_seed);
+IdeaFigures idea_figures(Device& device, const Plan& plan, std::uint64_t base_seed,
+                         std::uint64_t n = idea_n, unsigned block = 256);
 
 // Why the figures miss the plan's idea, in one line naming the level and the line, or nullopt.
 std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea);

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "common/host/answers.h"
 #include "common/host/backend_copies.h"
 #include "common/host/plan.h"
 
@@ -25,7 +26,8 @@ struct CaseResult;
 struct RunOptions;
 
 // What a lesson adds to the common run of its plans (lesson 11: the pointer chase, Little's law and
-// the roofline after its runs, and a speed target its grade checks too). Empty for the others.
+// the roofline after its runs, and a speed target its grade checks too; lesson 03: the questions
+// of its exercise). Empty for the others.
 struct LessonExtras {
   // After the lesson's own runs, on the same session (the same input; `baseline` null where
   // --check-only): prints its report to `out` and fills `record`, which the --json record keeps
@@ -46,6 +48,8 @@ struct LessonExtras {
   std::function<std::optional<std::string>(const std::string& figures, Device& device,
                                            const RunOptions& options)>
       target_judge;
+  // The exercise's graded questions (common/host/answers.h): `--check-answers FILE` checks them.
+  std::vector<Question> questions;
 };
 
 // Lesson `Lesson`'s plans on every backend this build has, the GPU's first.

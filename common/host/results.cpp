@@ -3,11 +3,17 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
 
 namespace rl {
+
+std::string committed_results_path(const std::string& name) {
+  const std::string in_tree = "assets/results/" + name;
+  return std::filesystem::exists(in_tree) ? in_tree : std::string(RL_SOURCE_DIR) + "/" + in_tree;
+}
 
 std::string utc_now() {
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());

@@ -1,0 +1,139 @@
+#include "lessons/03_sequential_addressing/questions.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/grid_size.h"
+#include "common/host/cli.h"
+#include "common/host/idea.h"
+#include "common/host/results.h"
+
+namespace rl::block_sizes {
+namespace {
+
+constexpr unsigned block_sizes[] = {64, 128, 256, 512, 1024};
+constexpr std::uint64_t question_n = std::uint64_t{1} << 24;
+// The five runs of question 3, measured in one session on the course's H100.
+const char* const measured_file = "h100-block-sizes-2p24.json";
+// Two times closer than this are a tie: either order answers.
+constexpr double tie = 0.02;
+
+const Plan& own_plan(const AnswerSources& s) {
+  for (const Plan& p : s.plans)
+    if (p.variant.empty()) return p;
+  throw UsageError("lesson 03 has no kernel of its own on the simulator");
+}
+
+// The grid of every launch plan.cu makes for question_n at this block size, first to last: its
+// passes (tree_passes, as plan.cu walks them).
+std::string grids(unsigned block) {
+  std::vector<float> scratch(tree_scratch_bytes(question_n, block) / sizeof(float) + 1), io(2);
+  ReduceCall call{io.data(), io.data() + 1, question_n, block, scratch.data(), {}, nullptr};
+  std::string text;
+  for (const Pass& pass : tree_passes(call, block))
+    text += (text.empty() ? "" : ", ") + std::to_string(pass.blocks);
+  return text;
+}
+
+// One block's tree, traced on the simulator at n = block.
+IdeaFigures one_block(const AnswerSources& s, unsigned block) {
+  return idea_figures(s.sim, own_plan(s), 0, block, block);
+}
+
+std::string barriers(const AnswerSources& s, unsigned block) {
+  int count = 0;
+  for (const IdeaLevel& l : one_block(s, block).levels) count += l.barriers;
+  return std::to_string(count);
+}
+
+std::string warp_levels(const AnswerSources& s, unsigned block) {
+  int count = 0;
+  for (const IdeaLevel& l : one_block(s, block).levels) count += l.adds > 0 && l.threads >= 32;
+  return std::to_string(count);
+}
+
+// block -> median ms, from the committed run.
+std::map<unsigned, double> measured() {
+  const std::string path = committed_results_path(measured_file);
+  std::ifstream in(path);
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.contains("runs"))
+    throw UsageError("question 3's measurements cannot be read: " + path);
+  std::map<unsigned, double> ms;
+  for (const auto& r : doc["runs"])
+    if (r.value("lesson", 0) == 3 && r.value("variant", "") == "" &&
+        r.value("n", std::uint64_t{0}) == question_n)
+      ms[r["block"].get<unsigned>()] = r["time"]["median_ms"].get<double>();
+  for (const unsigned b : block_sizes)
+    if (!ms.count(b)) throw UsageError(path + " has no run at block " + std::to_string(b));
+  return ms;
+}
+
+std::string fastest_first() {
+  const auto ms = measured();
+  std::vector<unsigned> order(std::begin(block_sizes), std::end(block_sizes));
+  std::sort(order.begin(), order.end(),
+            [&](unsigned a, unsigned b) { return ms.at(a) < ms.at(b); });
+  std::string text;
+  for (const unsigned b : order) text += (text.empty() ? "" : ", ") + std::to_string(b);
+  return text;
+}
+
+// The five block sizes, each once, and no pair in the wrong order by more than a tie.
+bool same_order(const std::string& given, const std::string&) {
+  const auto ms = measured();
+  const auto words = answer_words(given);
+  std::vector<unsigned> order;
+  for (const std::string& w : words) {
+    const auto b = static_cast<unsigned>(std::strtoul(w.c_str(), nullptr, 10));
+    if (!ms.count(b) || std::to_string(b) != w ||
+        std::find(order.begin(), order.end(), b) != order.end())
+      return false;
+    order.push_back(b);
+  }
+  if (order.size() != ms.size()) return false;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::size_t j = i + 1; j < order.size(); ++j)
+      if (ms.at(order[i]) > ms.at(order[j]) * (1 + tie)) return false;
+  return true;
+}
+
+}  // namespace
+
+LessonExtras extras() {
+  LessonExtras e;
+  for (const unsigned b : block_sizes)
+    e.questions.push_back(
+        {"grids_b" + std::to_string(b),
+         "Each launch leaves one partial per block, and the next launch reduces those partials; "
+         "the last launch is the one with a single block.",
+         [b](const AnswerSources&) { return grids(b); },
+         {}});
+  for (const unsigned b : block_sizes)
+    e.questions.push_back(
+        {"barriers_b" + std::to_string(b),
+         "Count every __syncthreads a thread of the block passes, the one after "
+         "the load included: how many times does the loop run at this block size?",
+         [b](const AnswerSources& s) { return barriers(s, b); },
+         {}});
+  for (const unsigned b : block_sizes)
+    e.questions.push_back({"warp_levels_b" + std::to_string(b),
+                           "At each level, which threads add, and do they still fill a warp?",
+                           [b](const AnswerSources& s) { return warp_levels(s, b); },
+                           {}});
+  e.questions.push_back({"order_2p24",
+                         "Weigh the launches and levels above against what a small block leaves "
+                         "idle: how many blocks can an SM hold at once, and how much of each "
+                         "block's time is its tree? Times within 2% of each other may come in "
+                         "either order.",
+                         [](const AnswerSources&) { return fastest_first(); }, same_order});
+  return e;
+}
+
+}  // namespace rl::block_sizes
