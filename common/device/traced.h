@@ -7,7 +7,7 @@
 //     Shared<Trace> partial = dynamic_shared<float>();
 //     partial[tid] = i < n ? in[i] : 0.0f;
 //     ...
-//       if (tid < stride) partial[tid] += partial[tid + stride];
+//     if (tid == 0) partial[0] += partial[1];
 //
 // With NoTrace, the default and what is timed, In is `const float*`, Out and Shared are `float*`
 // and Float is `float`: the kernel is plain CUDA and compiles to exactly the untraced code (on the
