@@ -60,8 +60,8 @@ int check_answers(std::ostream& out, const std::string& path,
                   const std::vector<Question>& questions, const AnswerSources& sources) {
   const auto given = read_answers(path, questions);
   out << "checking the answers in " << path << '\n';
-  const bool any = std::any_of(given.begin(), given.end(),
-                               [](const auto& g) { return !g.second.empty(); });
+  const bool any =
+      std::any_of(given.begin(), given.end(), [](const auto& g) { return !g.second.empty(); });
   if (!any) {
     out << "answers: none given yet (" << questions.size() << " questions)\n";
     return 1;
