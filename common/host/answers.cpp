@@ -57,7 +57,7 @@ std::map<std::string, std::string> read_answers(const std::string& path,
 }  // namespace
 
 int check_answers(std::ostream& out, const std::string& path,
-                  const std::vector<Question>& questions, const AnswerSources& sources) {
+                  const std::vector<Question>& questions) {
   const auto given = read_answers(path, questions);
   out << "checking the answers in " << path << '\n';
   const bool any =
@@ -73,7 +73,7 @@ int check_answers(std::ostream& out, const std::string& path,
       out << "  " << q.key << ": not answered\n";
       continue;
     }
-    const std::string answer = q.answer(sources);
+    const std::string answer = q.answer();
     const bool ok =
         q.same ? q.same(it->second, answer) : answer_words(it->second) == answer_words(answer);
     if (ok) {

@@ -1,31 +1,22 @@
 #pragma once
 // An exercise's questions, graded. The student writes each prediction into the exercise's answers
 // file (lessons/NN_slug/exercise/answers_NN.txt: one `key = value` line a question, `#` starts a
-// comment); `NN_slug --check-answers FILE` derives every answer itself, from what the program
-// knows (a plan's launches, the figures of a trace on the simulator, the course's committed GPU
+// comment); `NN_slug --check-answers FILE` derives every answer itself, from the course's own code
+// and data (a plan's passes, the figures of the course's committed traces, its committed GPU
 // results), and says which are right and which are wrong, with a nudge, never the value.
 #include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include "common/host/plan.h"
-
 namespace rl {
-
-class Device;
-
-// What an answer may be derived from: the simulator and the lesson's plans on it.
-struct AnswerSources {
-  Device& sim;
-  const Plans& plans;  // the lesson's plans on the simulator
-};
 
 struct Question {
   std::string key;    // "grids_b256": letters, digits and '_'
   std::string nudge;  // said when the answer is wrong: what to look at again
-  // The right answer as text, derived.
-  std::function<std::string(const AnswerSources&)> answer;
+  // The right answer as text, derived from the course's own code and committed data (never from
+  // the kernel this build compiled, which may be a student's).
+  std::function<std::string()> answer;
   // Whether `given` answers it, `right` being answer()'s text; where empty, the same words (case,
   // spaces and commas aside).
   std::function<bool(const std::string& given, const std::string& right)> same;
@@ -40,6 +31,6 @@ std::vector<std::string> answer_words(const std::string& text);
 // that is not `key = value`, a key no question has or one given twice is a UsageError (one line,
 // before anything is derived).
 int check_answers(std::ostream& out, const std::string& path,
-                  const std::vector<Question>& questions, const AnswerSources& sources);
+                  const std::vector<Question>& questions);
 
 }  // namespace rl

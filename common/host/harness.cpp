@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
-#include <sstream>
 
 #include "common/host/answers.h"
 #include "common/host/fault_report.h"
@@ -108,17 +107,8 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine,
       print_hint(std::cout, number, options->hint);
       return exit_ok;
     }
-    if (!options->check_answers.empty()) {
-      // The answers are derived on the simulator: the same on every machine.
-      RunOptions sim_options = *options;
-      sim_options.backend = Backend::sim;
-      std::ostringstream banner;
-      auto sim = open_device(sim_options, banner);
-      Plans on_sim;
-      for (const Plan& p : mine)
-        if (p.backend == Backend::sim) on_sim.push_back(p);
-      return check_answers(std::cout, options->check_answers, extras.questions, {*sim, on_sim});
-    }
+    if (!options->check_answers.empty())
+      return check_answers(std::cout, options->check_answers, extras.questions);
     if (mine.empty()) {  // lesson 16 in a build without CUDA: its kernels are NVIDIA's libraries
       if (!options->json_path.empty() || !options->trace_path.empty())
         throw UsageError("lesson " + nn +

@@ -10,8 +10,8 @@
 
 namespace rl {
 
-std::string committed_results_path(const std::string& name) {
-  const std::string in_tree = "assets/results/" + name;
+std::string committed_asset_path(const std::string& relative) {
+  const std::string in_tree = "assets/" + relative;
   return std::filesystem::exists(in_tree) ? in_tree : std::string(RL_SOURCE_DIR) + "/" + in_tree;
 }
 

@@ -16,9 +16,10 @@ inline constexpr int results_schema_version = 1;
 // Now, as the records' "created_utc": "2026-11-22T16:40:00Z".
 std::string utc_now();
 
-// A committed results file of the course (assets/results/NAME): by that relative path from the source
-// tree's root where the program runs there, else by its path in the source tree this build came from.
-std::string committed_results_path(const std::string& name);
+// A committed file of the course's assets (assets/RELATIVE: results, traces): by that relative path
+// from the source tree's root where the program runs there, else by its path in the source tree this
+// build came from.
+std::string committed_asset_path(const std::string& relative);
 
 nlohmann::json to_json(const CaseResult& r, const RunOptions& o, const Baseline* baseline);
 nlohmann::json to_json(const Baseline& b);

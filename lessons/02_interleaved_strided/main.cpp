@@ -1,7 +1,11 @@
 // Lesson 02's executable. Read in this order:
 //   interleaved_strided.cuh           the kernel
 //   plan.cu                           its launch: grid, block, shared memory, passes
+//   questions.cpp                     the exercise's question 1, each answer derived
 //   main.cpp                          this file: the harness checks, times and traces it
 #include "common/host/lesson_main.h"
+#include "lessons/02_interleaved_strided/questions.h"
 
-int main(int argc, char** argv) { return rl::lesson_main<2>(argc, argv); }
+int main(int argc, char** argv) {
+  return rl::lesson_main<2>(argc, argv, rl::bank_conflicts::extras());
+}

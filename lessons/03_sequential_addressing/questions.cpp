@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "common/host/cli.h"
 #include "common/host/idea.h"
 #include "common/host/results.h"
+#include "common/trace/trace_loader.h"
 
 namespace rl::block_sizes {
 namespace {
@@ -20,15 +22,9 @@ namespace {
 constexpr unsigned block_sizes[] = {64, 128, 256, 512, 1024};
 constexpr std::uint64_t question_n = std::uint64_t{1} << 24;
 // The five runs of question 3, measured in one session on the course's H100.
-const char* const measured_file = "h100-block-sizes-2p24.json";
+const char* const measured_file = "results/h100-block-sizes-2p24.json";
 // Two times closer than this are a tie: either order answers.
 constexpr double tie = 0.02;
-
-const Plan& own_plan(const AnswerSources& s) {
-  for (const Plan& p : s.plans)
-    if (p.variant.empty()) return p;
-  throw UsageError("lesson 03 has no kernel of its own on the simulator");
-}
 
 // The grid of every launch plan.cu makes for question_n at this block size, first to last: its
 // passes (tree_passes, as plan.cu walks them).
@@ -41,26 +37,34 @@ std::string grids(unsigned block) {
   return text;
 }
 
-// One block's tree, traced on the simulator at n = block.
-IdeaFigures one_block(const AnswerSources& s, unsigned block) {
-  return idea_figures(s.sim, own_plan(s), 0, block, block);
+// One block of the course's kernel (the solution, whatever this build compiled), as its committed
+// trace at n = block shows it level by level.
+IdeaFigures one_block(unsigned block) {
+  const std::string name = "03_sequential_addressing.b" + std::to_string(block) + ".n" +
+                           std::to_string(block) + ".sim.json";
+  const std::string path = committed_asset_path("traces/questions/" + name);
+  std::ifstream in(path);
+  if (!in) throw UsageError("question 2's trace cannot be read: " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return idea_figures_of(parse_trace(text.str(), path));
 }
 
-std::string barriers(const AnswerSources& s, unsigned block) {
+std::string barriers(unsigned block) {
   int count = 0;
-  for (const IdeaLevel& l : one_block(s, block).levels) count += l.barriers;
+  for (const IdeaLevel& l : one_block(block).levels) count += l.barriers;
   return std::to_string(count);
 }
 
-std::string warp_levels(const AnswerSources& s, unsigned block) {
+std::string warp_levels(unsigned block) {
   int count = 0;
-  for (const IdeaLevel& l : one_block(s, block).levels) count += l.adds > 0 && l.threads >= 32;
+  for (const IdeaLevel& l : one_block(block).levels) count += l.adds > 0 && l.threads >= 32;
   return std::to_string(count);
 }
 
 // block -> median ms, from the committed run.
 std::map<unsigned, double> measured() {
-  const std::string path = committed_results_path(measured_file);
+  const std::string path = committed_asset_path(measured_file);
   std::ifstream in(path);
   const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
   if (doc.is_discarded() || !doc.contains("runs"))
@@ -113,26 +117,26 @@ LessonExtras extras() {
         {"grids_b" + std::to_string(b),
          "Each launch leaves one partial per block, and the next launch reduces those partials; "
          "the last launch is the one with a single block.",
-         [b](const AnswerSources&) { return grids(b); },
+         [b] { return grids(b); },
          {}});
   for (const unsigned b : block_sizes)
     e.questions.push_back(
         {"barriers_b" + std::to_string(b),
          "Count every __syncthreads a thread of the block passes, the one after "
          "the load included: how many times does the loop run at this block size?",
-         [b](const AnswerSources& s) { return barriers(s, b); },
+         [b] { return barriers(b); },
          {}});
   for (const unsigned b : block_sizes)
     e.questions.push_back({"warp_levels_b" + std::to_string(b),
                            "At each level, which threads add, and do they still fill a warp?",
-                           [b](const AnswerSources& s) { return warp_levels(s, b); },
+                           [b] { return warp_levels(b); },
                            {}});
   e.questions.push_back({"order_2p24",
                          "Weigh the launches and levels above against what a small block leaves "
                          "idle: how many blocks can an SM hold at once, and how much of each "
                          "block's time is its tree? Times within 2% of each other may come in "
                          "either order.",
-                         [](const AnswerSources&) { return fastest_first(); }, same_order});
+                         [] { return fastest_first(); }, same_order});
   return e;
 }
 
