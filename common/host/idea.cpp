@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "common/host/cli.h"
 #include "common/host/grade_main.h"
 #include "common/host/grading.h"
+#include "common/host/results.h"
 #include "common/host/session.h"
 #include "common/host/trace_run.h"
 #include "common/trace/trace_facts.h"
@@ -70,6 +73,15 @@ IdeaFigures idea_figures_of(const Trace& t) {
   }
   for (auto& [level, l] : levels) f.levels.push_back(l);
   return f;
+}
+
+IdeaFigures committed_trace_figures(const std::string& relative) {
+  const std::string path = committed_asset_path(relative);
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot read the course's committed trace " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return idea_figures_of(parse_trace(text.str(), path));
 }
 
 IdeaFigures idea_figures(Device& device, const Plan& plan, std::uint64_t base_seed, std::uint64_t n,

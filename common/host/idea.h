@@ -51,6 +51,10 @@ inline constexpr std::uint64_t idea_n = 2048;
 IdeaFigures idea_figures(Device& device, const Plan& plan, std::uint64_t base_seed,
                          std::uint64_t n = idea_n, unsigned block = 256);
 
+// The figures of a committed trace of the course's own kernel (assets/RELATIVE, as
+// committed_asset_path finds it: results.h); a UsageError naming the file where it cannot be read.
+IdeaFigures committed_trace_figures(const std::string& relative);
+
 // Why the figures miss the plan's idea, in one line naming the level and the line, or nullopt.
 std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea);
 

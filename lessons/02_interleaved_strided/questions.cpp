@@ -1,13 +1,9 @@
 #include "lessons/02_interleaved_strided/questions.h"
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "common/host/cli.h"
 #include "common/host/idea.h"
-#include "common/host/results.h"
-#include "common/trace/trace_loader.h"
 
 namespace rl::bank_conflicts {
 namespace {
@@ -16,20 +12,11 @@ namespace {
 // 256-thread blocks: block 0's levels, stride 1 at level 1, 2 at level 2, ...
 const char* const committed_trace = "traces/02_interleaved_strided.b256.sim.json";
 
-IdeaFigures block_zero() {
-  const std::string path = committed_asset_path(committed_trace);
-  std::ifstream in(path);
-  if (!in) throw UsageError("question 1's trace cannot be read: " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return idea_figures_of(parse_trace(text.str(), path));
-}
-
 // The worst n-way bank conflict of a warp's shared-memory access at the level whose pairs lie
 // `stride` apart.
 std::string worst_conflict(unsigned stride) {
   unsigned level_stride = 1;
-  for (const IdeaLevel& l : block_zero().levels) {
+  for (const IdeaLevel& l : committed_trace_figures(committed_trace).levels) {
     if (l.adds == 0) continue;  // the load
     if (level_stride == stride) return std::to_string(l.conflict);
     level_stride *= 2;

@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,7 +13,6 @@
 #include "common/host/cli.h"
 #include "common/host/idea.h"
 #include "common/host/results.h"
-#include "common/trace/trace_loader.h"
 
 namespace rl::block_sizes {
 namespace {
@@ -40,14 +38,9 @@ std::string grids(unsigned block) {
 // One block of the course's kernel (the solution, whatever this build compiled), as its committed
 // trace at n = block shows it level by level.
 IdeaFigures one_block(unsigned block) {
-  const std::string name = "03_sequential_addressing.b" + std::to_string(block) + ".n" +
-                           std::to_string(block) + ".sim.json";
-  const std::string path = committed_asset_path("traces/questions/" + name);
-  std::ifstream in(path);
-  if (!in) throw UsageError("question 2's trace cannot be read: " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return idea_figures_of(parse_trace(text.str(), path));
+  return committed_trace_figures("traces/questions/03_sequential_addressing.b" +
+                                 std::to_string(block) + ".n" + std::to_string(block) +
+                                 ".sim.json");
 }
 
 std::string barriers(unsigned block) {

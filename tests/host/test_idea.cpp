@@ -8,25 +8,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "common/host/grade_record.h"
 #include "common/host/idea.h"
-#include "common/trace/trace_loader.h"
 
 using namespace rl;
 
 namespace {
 
-IdeaFigures committed(const std::string& file) {
-  const std::string path = std::string(RL_FIXTURES_DIR) + "/../../../assets/traces/" + file;
-  std::ifstream in(path);
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  return idea_figures_of(parse_trace(text.str(), path));
-}
+IdeaFigures committed(const std::string& file) { return committed_trace_figures("traces/" + file); }
 
 // Figures of a 256-thread block's tree: a load level, then `levels` levels that halve the working
 // threads, each closed by a barrier, no shuffle, no conflict.
