@@ -56,6 +56,7 @@ IdeaFigures idea_figures_of(const Trace& t) {
     l.threads = static_cast<int>(threads.size());
     std::map<int, int> per_warp;
     for (int thread : threads) ++per_warp[thread / kWarpSize];
+    l.warps = static_cast<int>(per_warp.size());
     for (const auto& [warp, lanes] : per_warp) {
       const int warp_lanes = std::min(kWarpSize, static_cast<int>(f.block) - warp * kWarpSize);
       if (lanes < warp_lanes) ++l.divergent;
@@ -179,9 +180,10 @@ std::string to_text(const IdeaFigures& f) {
   std::ostringstream out;
   out << f.block;
   for (const IdeaLevel& l : f.levels)
-    out << ' ' << l.level << ',' << l.line << ',' << l.threads << ',' << l.divergent << ','
-        << l.adds << ',' << l.conflict << ',' << l.conflict_line << ',' << l.shared << ','
-        << l.shared_line << ',' << l.shuffles << ',' << l.barriers << ',' << l.barrier_line;
+    out << ' ' << l.level << ',' << l.line << ',' << l.threads << ',' << l.warps << ','
+        << l.divergent << ',' << l.adds << ',' << l.conflict << ',' << l.conflict_line << ','
+        << l.shared << ',' << l.shared_line << ',' << l.shuffles << ',' << l.barriers << ','
+        << l.barrier_line;
   return out.str();
 }
 
@@ -202,11 +204,12 @@ std::optional<IdeaFigures> parse_idea_figures(std::string_view text) {
     text.remove_prefix(1);
     IdeaLevel l;
     if (!number(text, ',', l.level) || !number(text, ',', l.line) ||
-        !number(text, ',', l.threads) || !number(text, ',', l.divergent) ||
-        !number(text, ',', l.adds) || !number(text, ',', l.conflict) ||
-        !number(text, ',', l.conflict_line) || !number(text, ',', l.shared) ||
-        !number(text, ',', l.shared_line) || !number(text, ',', l.shuffles) ||
-        !number(text, ',', l.barriers) || !number(text, '\0', l.barrier_line))
+        !number(text, ',', l.threads) || !number(text, ',', l.warps) ||
+        !number(text, ',', l.divergent) || !number(text, ',', l.adds) ||
+        !number(text, ',', l.conflict) || !number(text, ',', l.conflict_line) ||
+        !number(text, ',', l.shared) || !number(text, ',', l.shared_line) ||
+        !number(text, ',', l.shuffles) || !number(text, ',', l.barriers) ||
+        !number(text, '\0', l.barrier_line))
       return std::nullopt;
     f.levels.push_back(l);
   }

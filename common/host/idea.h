@@ -24,6 +24,7 @@ struct IdeaLevel {
   int level = 0;
   int line = 0;           // the first source line of the level's work
   int threads = 0;        // threads of the block that loaded, added or shuffled at this level
+  int warps = 0;          // warps with at least one of those threads
   int divergent = 0;      // warps in which some of those threads' lanes work and some do not
   int adds = 0;           // additions (shuffles and atomics included)
   int conflict = 1;       // the worst n-way bank conflict of a warp's shared-memory access

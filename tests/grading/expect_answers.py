@@ -1,6 +1,8 @@
 """An exercise's graded questions (common/host/answers.h) on right and wrong answer files.
 
-The right answers are worked out here, apart from the program. Lesson 03: the grids by dividing
+The right answers are worked out here, apart from the program. Lesson 01: the threads that add at
+each stride of a 256-thread block (the multiples of 2 * stride) and the warps that hold them.
+Lesson 03: the grids by dividing
 N = 2^24 by the block size until one block is left, the barriers and the levels where a whole warp
 adds from the loop's shape (one __syncthreads after the load and one a level; the level with stride
 s has s adders), the order by sorting the committed H100 runs. Lesson 02: the worst bank conflict at
@@ -24,6 +26,17 @@ n = 1 << 24
 def fail(why):
     print("FAIL: " + why)
     sys.exit(1)
+
+
+def lesson_01():
+    right = {}
+    s = 1
+    while s < 256:
+        adders = [t for t in range(256) if t % (2 * s) == 0]
+        right[f"adders_stride{s}"] = str(len(adders))
+        right[f"warps_stride{s}"] = str(len({t // 32 for t in adders}))
+        s *= 2
+    return right
 
 
 def lesson_02():
@@ -64,7 +77,7 @@ def lesson_03():
     return right
 
 
-right = {"02": lesson_02, "03": lesson_03}[lesson]()
+right = {"01": lesson_01, "02": lesson_02, "03": lesson_03}[lesson]()
 total = len(right)
 
 
@@ -88,7 +101,8 @@ code, out = check("loose", loose)
 if code != 0:
     fail(f"the same answers spaced otherwise were refused:\n{out}")
 
-wrongs = {"02": (("conflict_stride1", "1"), ("conflict_stride8", "16")),
+wrongs = {"01": (("adders_stride1", "256"), ("warps_stride16", "1")),
+          "02": (("conflict_stride1", "1"), ("conflict_stride8", "16")),
           "03": (("grids_b256", "65536, 256"), ("barriers_b1024", "10"), ("warp_levels_b64", "6"),
                  ("order_2p24", "64, 128, 256, 512, 1024"))}[lesson]
 for key, wrong in wrongs:

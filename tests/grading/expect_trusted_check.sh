@@ -55,8 +55,8 @@ fi
 # conflict at every level fails lesson 03's idea, no figures fail, and a verdict in their place is
 # out of format.
 if grep -q "^idea " "$work/outputs"; then
-  awk '$1 == "idea" { for (i = 3; i <= NF; ++i) { split($i, f, ","); f[6] = 4; f[7] = 21
-                        $i = f[1]; for (k = 2; k <= 12; ++k) $i = $i "," f[k] } } { print }' \
+  awk '$1 == "idea" { for (i = 3; i <= NF; ++i) { split($i, f, ","); f[7] = 4; f[8] = 21
+                        $i = f[1]; for (k = 2; k <= 13; ++k) $i = $i "," f[k] } } { print }' \
     "$work/outputs" >"$work/conflicted"
   cmp -s "$work/outputs" "$work/conflicted" && fail "no conflict was written into the idea's figures"
   expect "a 4-way bank conflict" "$work/conflicted" "$seed" "result: FAILED" "4-way bank conflict"

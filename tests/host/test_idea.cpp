@@ -58,6 +58,7 @@ TEST_CASE("a trace's figures: lesson 03's block of 256, level by level", "[host]
     const IdeaLevel& l = f.levels[static_cast<std::size_t>(k)];
     INFO("level " << k);
     CHECK(l.threads == 256 >> k);
+    CHECK(l.warps == std::max(1, (256 >> k) / 32));  // threads 0 .. 256 >> k, contiguous
     CHECK(l.adds == 256 >> k);
     CHECK(l.conflict == 1);  // consecutive words: one per bank
     CHECK(l.barriers == 1);  // every level closed by the loop's __syncthreads
@@ -130,9 +131,11 @@ TEST_CASE("the idea's figures as handed back: the text and its format", "[host][
   const auto back = parse_idea_figures(to_text(f));
   REQUIRE(back);
   CHECK(*back == f);
-  for (const char* bad : {"", "ok", "0", "2048", "256 1,2,3", "256 1,2,3,4,5,6,7,8,9,10,11,12,13",
-                          "256 -1,2,3,4,5,6,7,8,9,10,11,12", "256  1,2,3,4,5,6,7,8,9,10,11,12",
-                          "256 1,2,3,4,5,6,7,8,9,10,11,12 "}) {
+  CHECK(parse_idea_figures("256 1,2,3,4,5,6,7,8,9,10,11,12,13"));
+  for (const char* bad :
+       {"", "ok", "0", "2048", "256 1,2,3", "256 1,2,3,4,5,6,7,8,9,10,11,12",
+        "256 1,2,3,4,5,6,7,8,9,10,11,12,13,14", "256 -1,2,3,4,5,6,7,8,9,10,11,12,13",
+        "256  1,2,3,4,5,6,7,8,9,10,11,12,13", "256 1,2,3,4,5,6,7,8,9,10,11,12,13 "}) {
     INFO("'" << bad << "'");
     CHECK_FALSE(parse_idea_figures(bad));
   }
