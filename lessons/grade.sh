@@ -109,7 +109,7 @@ selected() {
 # configure SUBMISSION_DIR LABEL: (re)configures the student build for these files; its logs go to
 # BUILD/grades/LABEL/ (each student's apart from the others').
 configure() {
-  submission=$1
+  configured_files=$1
   logs=$build/grades/$2
   rm -rf "$logs"
   mkdir -p "$logs"
@@ -212,15 +212,21 @@ build_trusted() {
 }
 
 # check_answers NAME LABEL: where the lesson's exercise has graded questions and its answers file is
-# there (answers_NN.txt in the submission's folder, else in lessons/NAME/exercise/), prints which
+# there (answers_NN.txt anywhere in the submission's folder, else in lessons/NAME/exercise/), prints which
 # answers are right. The trusted executable checks them where there is one: an answers file is data,
 # read, never run. Kept apart from the kernel's verdict and from the score.
 check_answers() {
-  local name=$1 exe file lines
-  file=${submission:-$root/lessons/$name/exercise}/answers_${name%%_*}.txt
+  local name=$1 exe file lines from
+  # A submission's answers file is found by name in any subfolder, as its kernel headers are.
+  from=${box_submission:-${configured_files:-}}
+  if [ -n "$from" ]; then
+    file=$(find "$from" -name "answers_${name%%_*}.txt" -type f 2>/dev/null | sort | head -1)
+  else
+    file=$root/lessons/$name/exercise/answers_${name%%_*}.txt
+  fi
   exe=${trusted:+$trusted/$name}
   [ -n "$exe" ] && [ -x "$exe" ] || exe=$build/bin/$name
-  [ -f "$file" ] && [ -x "$exe" ] && "$exe" --help 2>/dev/null | grep -q -- --check-answers || return 0
+  [ -n "$file" ] && [ -f "$file" ] && [ -x "$exe" ] && "$exe" --help 2>/dev/null | grep -q -- --check-answers || return 0
   lines=$("$exe" --check-answers "$file" 2>&1 | grep -v "^checking the answers")
   printf '%-32s %-15s %s\n' "" "" "$(tail -1 <<<"$lines") (${file#"$root"/})"
   grep -E "^  " <<<"$lines" | sed "s/^  /$(printf '%-32s %-15s   ' '' '')/" || true
