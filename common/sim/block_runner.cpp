@@ -211,16 +211,16 @@ std::exception_ptr BlockRunner::run_rounds(uint3 block_index) {
     }
     if (!host_turn()) break;
     order_round();
-    for (std::size_t k = 0; k < round_.size(); ++k) {
-      Thread& t = threads_[round_[k]];
-      current_ = round_[k];
+    for (round_pos_ = 0; round_pos_ < round_.size(); ++round_pos_) {
+      Thread& t = threads_[round_[round_pos_]];
+      current_ = round_[round_pos_];
       threadIdx = t.index;
-      t.fiber.resume();
+      t.fiber.resume();  // where fibers switch directly, it comes back later in the round: yield()
       if (error_) break;
       // A cluster barrier completed: the cluster's blocks go on in rank order from rank 0. This
       // round's other threads run when this block has the turn again.
       if (cluster_ != nullptr && cluster_->restart_pending()) {
-        ready_.insert(ready_.end(), round_.begin() + static_cast<std::ptrdiff_t>(k) + 1,
+        ready_.insert(ready_.end(), round_.begin() + static_cast<std::ptrdiff_t>(round_pos_) + 1,
                       round_.end());
         if (std::exception_ptr e = cluster_->restart(rank_)) error_ = std::move(e);
         break;
@@ -313,7 +313,22 @@ void BlockRunner::thread_exit(unsigned id) {
   });
 }
 
-void BlockRunner::yield() { threads_[current_].fiber.suspend(); }
+void BlockRunner::yield() {
+  Fiber& leaving = threads_[current_].fiber;
+  // Straight on to the round's next thread, where a switch is dear (fiber.h); the loop in
+  // run_rounds() sees the round again only when a thread exits or the round ends. After an error,
+  // or in a cluster (whose barrier may hand the turn to another block), back to the loop.
+  if constexpr (Fiber::switches_directly) {
+    if (!error_ && cluster_ == nullptr && round_pos_ + 1 < round_.size()) {
+      current_ = round_[++round_pos_];
+      Thread& next = threads_[current_];
+      threadIdx = next.index;
+      leaving.suspend_to(next.fiber);
+      return;
+    }
+  }
+  leaving.suspend();
+}
 
 void BlockRunner::set_error(std::exception_ptr e) {
   if (!error_) error_ = std::move(e);

@@ -192,6 +192,7 @@ class BlockRunner {
   std::vector<Thread> threads_;
   std::vector<unsigned> ready_;         // made runnable, run in the next round
   std::vector<unsigned> round_;         // this round's order
+  std::size_t round_pos_ = 0;           // the position in round_ of the thread running now
   std::vector<unsigned> warp_waiting_;  // per warp: lanes waiting at a collective
   std::vector<unsigned> warp_exited_;   // per warp: lanes that exited
   unsigned barrier_count_ = 0;

@@ -24,6 +24,8 @@ void Fiber::resume() { fiber_ = std::move(fiber_).resume(); }
 
 void Fiber::suspend() { caller_ = std::move(caller_).resume(); }
 
+void Fiber::suspend_to(Fiber&) { std::terminate(); }  // switches_directly is false natively
+
 // Destroying a suspended boost fiber throws forced_unwind into it and recycles its stack.
 void Fiber::unwind() noexcept { boost::context::fiber doomed = std::move(fiber_); }
 
@@ -33,12 +35,20 @@ Fiber::operator bool() const noexcept { return static_cast<bool>(fiber_); }
 
 namespace {
 
-// What resume() saves of its caller's stack while the fiber runs: one buffer per depth of nested
-// resumes (the page's run fiber resumes the CUDA threads' fibers), reused by every resume at that
-// depth, since only one of them is in flight at a time.
+// The context a resume() leaves while its fiber runs, and what Asyncify saves of its stack: one
+// per depth of nested resumes (the page's run fiber resumes the CUDA threads' fibers), reused by
+// every resume at that depth, since only one of them is in flight at a time. Every fiber a
+// suspend_to() chain runs goes back to the same one.
 constexpr std::size_t caller_save_bytes = 256 * 1024;
-std::vector<std::unique_ptr<char[]>> caller_saves;
+struct Caller {
+  emscripten_fiber_t context{};
+  std::unique_ptr<char[]> save = std::make_unique<char[]>(caller_save_bytes);
+};
+std::vector<std::unique_ptr<Caller>> callers;
 std::size_t resume_depth = 0;
+// A fiber whose body returned, set just before it leaves its stack for good; the resume() it
+// goes back to gives the stack back to the pool (it may be another fiber than the one resumed).
+Fiber* ended = nullptr;
 
 }  // namespace
 
@@ -54,7 +64,8 @@ void Fiber::entry(void* self) {
   } catch (const FiberUnwind&) {
   }
   f->alive_ = false;
-  emscripten_fiber_swap(&f->self_, &f->caller_);  // never resumed again
+  ended = f;
+  emscripten_fiber_swap(&f->self_, f->caller_);  // never resumed again
 }
 
 void Fiber::start(StackPool& stacks, Body body, void* arg) {
@@ -74,21 +85,28 @@ void Fiber::start(StackPool& stacks, Body body, void* arg) {
 }
 
 void Fiber::resume() {
-  if (caller_saves.size() <= resume_depth)
-    caller_saves.push_back(std::make_unique<char[]>(caller_save_bytes));
-  emscripten_fiber_init_from_current_context(&caller_, caller_saves[resume_depth].get(),
-                                             caller_save_bytes);
+  if (callers.size() <= resume_depth) callers.push_back(std::make_unique<Caller>());
+  Caller& c = *callers[resume_depth];
+  emscripten_fiber_init_from_current_context(&c.context, c.save.get(), caller_save_bytes);
+  caller_ = &c.context;
   ++resume_depth;
-  emscripten_fiber_swap(&caller_, &self_);
+  emscripten_fiber_swap(&c.context, &self_);
   --resume_depth;
-  if (!alive_) {
-    pool_->give(stack_);
-    stack_ = {};
+  if (ended != nullptr) {
+    ended->pool_->give(ended->stack_);
+    ended->stack_ = {};
+    ended = nullptr;
   }
 }
 
 void Fiber::suspend() {
-  emscripten_fiber_swap(&self_, &caller_);
+  emscripten_fiber_swap(&self_, caller_);
+  if (unwinding_) throw FiberUnwind{};
+}
+
+void Fiber::suspend_to(Fiber& next) {
+  next.caller_ = caller_;
+  emscripten_fiber_swap(&self_, &next.self_);
   if (unwinding_) throw FiberUnwind{};
 }
 

@@ -3,7 +3,9 @@
 loopback address only, and checks what it does:
 
   1. lesson 03's kernel at n=1000, block 256: the total the page reports against the sum of the
-     run's own input (which the page writes out), summed here with math.fsum;
+     run's own input (which the page writes out), summed here with math.fsum; then lesson 03 in
+     reverse lane order and lesson 08's shuffles in a shuffled order, which take the simulator's
+     other paths from one CUDA thread to the next;
   2. lesson 17's missing-barrier kernel with the race detector: the page reports the race;
   3. the tree view after the missing barrier's run, compared with its fix: the page prints its own
      canvas as a PNG (?shot=1), which this script saves (--shots DIR, default the working folder)
@@ -158,6 +160,28 @@ def fields(line):
     return dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
 
 
+def check_total(chromium, server, kernel, n, block, order):
+    """Runs `kernel` in the page and checks its total against math.fsum of the page's input;
+    returns when the page was ready (ms)."""
+    got = page_lines(chromium, server.url("?run=%s&n=%d&block=%d&order=%s" % (kernel, n, block,
+                                                                              order)),
+                     ["reducelab: ready after", "reducelab-run:", "reducelab-input:"], 300)
+    run = fields(got["reducelab-run:"])
+    assert run["status"] == "done" and run["kernel"] == kernel, run
+    assert run["n"] == str(n) and run["block"] == str(block) and run["order"] == order, run
+    values = [float(v) for v in got["reducelab-input:"].split()]
+    assert len(values) == n, "the page wrote %d input values" % len(values)
+    expected = math.fsum(values)
+    total = float(run["total"])
+    # A float32 tree sum of n values: each partial sum rounds at most log2(n) + 1 times.
+    bound = (math.log2(n) + 1) * 2.0 ** -24 * math.fsum(abs(v) for v in values) + 1e-6
+    assert abs(total - expected) <= bound, "%s, %s order: total %r, sum of the input %r (bound %g)" % (
+        kernel, order, total, expected, bound)
+    print("%s, n=%d, block %d, %s order: total %.9g, sum of its input %.9g: ok" %
+          (kernel, n, block, order, total, expected))
+    return float(got["reducelab: ready after"].split()[0])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--page", required=True, help="the built page folder (build-web/page)")
@@ -176,24 +200,12 @@ def main():
 
     server = Server(a.page)
     try:
-        # 1. Lesson 03 at n=1000: the total against this script's own sum of the page's input.
-        got = page_lines(a.chromium, server.url("?run=sequential_addressing&n=1000&block=256"),
-                         ["reducelab: ready after", "reducelab-run:", "reducelab-input:"], 300)
-        run = fields(got["reducelab-run:"])
-        assert run["status"] == "done" and run["kernel"] == "sequential_addressing", run
-        assert run["n"] == "1000" and run["block"] == "256", run
-        values = [float(v) for v in got["reducelab-input:"].split()]
-        assert len(values) == 1000, "the page wrote %d input values" % len(values)
-        expected = math.fsum(values)
-        total = float(run["total"])
-        # A float32 tree sum of 1000 values: each partial sum rounds at most ten times.
-        bound = 10 * 2.0 ** -24 * math.fsum(abs(v) for v in values) + 1e-6
-        assert abs(total - expected) <= bound, "total %r, sum of the input %r (bound %g)" % (
-            total, expected, bound)
-        ready_ms = float(got["reducelab: ready after"].split()[0])
-        print("lesson 03, n=1000, block 256: total %.9g, sum of its input %.9g: ok" %
-              (total, expected))
+        # 1. Lesson 03 at n=1000: the total against this script's own sum of the page's input;
+        # then other thread orders and lesson 08's warp collectives.
+        ready_ms = check_total(a.chromium, server, "sequential_addressing", 1000, 256, "lane")
         print("page ready after %.0f ms (performance.now() at its first frame)" % ready_ms)
+        check_total(a.chromium, server, "sequential_addressing", 1000, 256, "reverse")
+        check_total(a.chromium, server, "warp_shuffle", 1000, 128, "shuffled")
 
         # 2. The missing barrier, with the race detector: the race is reported.
         got = page_lines(

@@ -96,12 +96,15 @@ std::string parse_arguments(int argc, char** argv, rl::viewer::AppOptions& opt) 
 
 void report(const rl::viewer::RunRequest& r, const rl::viewer::RunOutcome& o) {
   const auto& c = rl::viewer::run_choices()[static_cast<std::size_t>(r.choice)];
+  const char* order = r.order == rl::SimSchedule::reverse_lanes ? "reverse"
+                      : r.order == rl::SimSchedule::shuffled    ? "shuffled"
+                                                                : "lane";
   std::printf(
-      "reducelab-run: status=%s kernel=%s n=%llu block=%u racecheck=%d total=%.9g reference=%.9g "
-      "verified=%d run_s=%.3f total_s=%.3f trace=%d\n",
+      "reducelab-run: status=%s kernel=%s n=%llu block=%u order=%s racecheck=%d total=%.9g "
+      "reference=%.9g verified=%d run_s=%.3f total_s=%.3f trace=%d\n",
       rl::viewer::to_string(o.status), c.key.c_str(), static_cast<unsigned long long>(r.n), r.block,
-      r.racecheck ? 1 : 0, o.total, o.reference, o.verified ? 1 : 0, o.run_seconds, o.seconds,
-      o.trace.empty() ? 0 : 1);
+      order, r.racecheck ? 1 : 0, o.total, o.reference, o.verified ? 1 : 0, o.run_seconds,
+      o.seconds, o.trace.empty() ? 0 : 1);
   std::printf("reducelab-line: %s\n", o.line.c_str());
   if (!o.trace.empty() && r.n <= 4096) {
     const nlohmann::json t = nlohmann::json::parse(o.trace);
