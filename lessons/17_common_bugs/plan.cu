@@ -77,7 +77,7 @@ Plan plan_of(unsigned bug, std::string_view name, std::string_view source, Reduc
   if (bugs::catalogue[bug].name != name)
     throw std::logic_error("lesson 17: plan " + std::to_string(bug) + " is " + std::string(name) +
                            ", not " + std::string(bugs::catalogue[bug].name) + " as in bugs.h");
-  Plan p = tree_plan<1>(16, "common_bugs", bugs::catalogue[bug].mistake, reduce, reduce_traced);
+  Plan p = tree_plan<1>(17, "common_bugs", bugs::catalogue[bug].mistake, reduce, reduce_traced);
   p.variant = name;
   p.source = source;
   return p;

@@ -42,6 +42,8 @@ TEST_CASE("lesson 17: the plans are the catalogue's bugs, in its order", "[sim][
     CHECK(broken[k].variant == bugs::catalogue[k].name);
     CHECK(fixed[k].variant == bugs::catalogue[k].name);
     CHECK(broken[k].source == "lessons/17_common_bugs/broken.cuh");
+    CHECK(broken[k].lesson == 17);  // its folder's number: traces and records are labelled by it
+    CHECK(fixed[k].lesson == 17);
     CHECK(parse_bug_tag(bugs::catalogue[k].tag));
   }
 }
