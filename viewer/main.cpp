@@ -3,7 +3,8 @@
 //   reducelab_viewer [--results FILE]... [--trace FILE]... [--profile FILE]...
 //                    [--view throughput|bars|scaling|tables|tree|run] [--device NAME]
 //                    [--point LESSON[/VARIANT][@N]] [--step K] [--screenshot FILE.png]
-//                    [--size WxH] [--source-root DIR] [--measure-fps SECONDS [--measure-run N]]
+//                    [--size WxH] [--source-root DIR] [--max-fps HZ]
+//                    [--measure-fps SECONDS [--measure-run N]]
 //   reducelab_viewer --watch NN [--student-build DIR] [--solution-build DIR] [--watch-once]
 // clang-format on
 // Bad arguments (an empty value, a size out of range, a screenshot folder that does not exist) are
@@ -29,6 +30,7 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/host/cli.h"
@@ -151,8 +153,9 @@ void show_round(rl::viewer::App& app, const rl::viewer::RoundResult& r,
 
 int main(int argc, char** argv) {
   rl::viewer::AppOptions opt;
-  std::string screenshot, size = "1280x800", step_text, fps_text, run_text;
+  std::string screenshot, size = "1280x800", step_text, fps_text, run_text, max_fps_text = "60";
   double measure_fps = 0;
+  long max_fps = 60;
   std::uint64_t measure_run = 0;  // --measure-run N: the second half's runs, at n = N
   rl::viewer::WatchRequest watch;
   bool watch_once = false;
@@ -192,14 +195,19 @@ int main(int argc, char** argv) {
   cli.add_option("--source-root", opt.source_root,
                  "where the traces' kernel sources are (default: the repository)")
       ->type_name("DIR");
-  cli.add_option(
-         "--measure-fps", fps_text,
-         "play the tree animation this many seconds (0.1 to 600) with vsync off and print the fps")
+  cli.add_option("--max-fps", max_fps_text,
+                 "draw at most this many frames a second (1 to 1000; 0: as many as it can) where "
+                 "the display's vsync does not pace them, as under Xvfb (default 60)")
+      ->type_name("HZ");
+  cli.add_option("--measure-fps", fps_text,
+                 "play the tree animation this many seconds (0.1 to 600) with vsync off, paced by "
+                 "--max-fps only, and print the fps")
       ->type_name("SECONDS");
   cli.add_option("--measure-run", run_text,
                  "--measure-fps: in its second half, keep the Run panel busy with lesson 03's "
                  "kernel at n = N (runs back to back), and print both halves' fps and the runs' "
-                 "times")
+                 "times; then pause the animation and time 10 more runs while the window waits "
+                 "for input, as it does when a student has pressed Run")
       ->type_name("N");
   cli.add_option("--watch", watch.lesson,
                  "watch lesson NN's exercise: each time it is saved, build it in the student "
@@ -237,6 +245,7 @@ int main(int argc, char** argv) {
     if (bad.empty() && step == 0) bad = "--step counts from 1 (got 0)";
     opt.step = static_cast<int>(step);
   }
+  if (bad.empty()) bad = parse_bounded(max_fps_text, "--max-fps", 1000, max_fps);
   if (bad.empty() && !fps_text.empty()) {
     char* end = nullptr;
     measure_fps = std::strtod(fps_text.c_str(), &end);
@@ -355,17 +364,27 @@ int main(int argc, char** argv) {
       app.playback().set_speed(4);
       app.playback().play();
     }
-    // --measure-run: each run's time, as the Run panel measured it (its input and its kernel).
-    std::vector<double> run_seconds;
+    // --measure-run: each run's time, as the Run panel measured it (its input and its kernel),
+    // while the tree animates, then while the window waits for input (the animation paused).
+    std::vector<double> run_seconds, waiting_run_seconds;
+    bool waiting_phase = false;
+    bool run_started_waiting = false;  // the run in flight began after the animation paused
+    constexpr std::size_t kWaitingRuns = 10;
     if (measure_run > 0) {
       app.run_panel().request().n = measure_run;
       app.run_panel().on_finish = [&](const rl::viewer::RunRequest&,
                                       const rl::viewer::RunOutcome& o) {
-        if (o.status == rl::viewer::RunOutcome::Status::done) run_seconds.push_back(o.run_seconds);
+        if (o.status == rl::viewer::RunOutcome::Status::done)
+          (run_started_waiting ? waiting_run_seconds : run_seconds).push_back(o.run_seconds);
       };
     }
     long frames_before_runs = -1;  // frames when the runs began (--measure-run)
     double runs_began_s = 0;
+    long measured_frames = 0;  // frames, and seconds, when the animated measurement ended
+    double measured_s = 0;
+    // --max-fps: the least time from one frame's start to the next (zero: no pacing).
+    const auto frame_period = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(max_fps > 0 ? 1.0 / static_cast<double>(max_fps) : 0.0));
 
     // One loop for the three ways the viewer runs, so that a screenshot and a measured frame are
     // exactly the frames a student sees. What ends it: a screenshot once it is written, an fps
@@ -379,10 +398,11 @@ int main(int argc, char** argv) {
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
     auto last = t0;
-    long frames = 0;  // frames swapped so far
+    auto next_frame = t0;  // --max-fps: when the next frame may start
+    long frames = 0;       // frames swapped so far
     while (true) {
-      // 1. Poll events. Interactive and paused: sleep until input (or 0.1 s) instead of spinning.
-      if (mode == Mode::interactive && !app.playback().playing())
+      // 1. Poll events. Paused: sleep until input (or 0.1 s) instead of spinning.
+      if (mode != Mode::shot && !app.playback().playing())
         glfwWaitEventsTimeout(0.1);
       else
         glfwPollEvents();
@@ -394,18 +414,29 @@ int main(int argc, char** argv) {
         if (const auto r = watcher->poll(std::chrono::duration<double>(now - t0).count()))
           show_round(app, *r, watch_target, watch_slot);
       }
-      // Exit: the fps measurement's time is up.
-      if (mode == Mode::measure && std::chrono::duration<double>(now - t0).count() >= measure_fps)
+      // The fps measurement's time is up: exit, or with --measure-run pause the animation and
+      // time the runs with the window waiting for input; exit once those are done.
+      if (mode == Mode::measure && !waiting_phase &&
+          std::chrono::duration<double>(now - t0).count() >= measure_fps) {
+        measured_frames = frames;
+        measured_s = std::chrono::duration<double>(now - t0).count();
+        if (measure_run == 0) break;
+        waiting_phase = true;
+        app.playback().pause();
+      }
+      if (waiting_phase && waiting_run_seconds.size() >= kWaitingRuns && !app.run_panel().busy())
         break;
-      // --measure-run: the second half of the measurement with a run always in flight.
+      // --measure-run: from the second half of the measurement on, a run always in flight.
       if (measure_run > 0) {
         const double elapsed = std::chrono::duration<double>(now - t0).count();
         if (elapsed >= measure_fps / 2 && frames_before_runs < 0) {
           frames_before_runs = frames;
           runs_began_s = elapsed;
         }
-        if (frames_before_runs >= 0 && !app.run_panel().busy())
+        if (frames_before_runs >= 0 && !app.run_panel().busy()) {
+          run_started_waiting = waiting_phase;
           app.run_panel().run(app.run_panel().request());
+        }
       }
       // A screenshot shows the frame --step chose, whatever the clock did meanwhile.
       const double dt =
@@ -446,28 +477,36 @@ int main(int argc, char** argv) {
         break;
       }
 
-      // 5. Swap.
+      // 5. Swap, and wait out the rest of the frame's time where vsync did not (--max-fps).
       glfwSwapBuffers(window);
       ++frames;
+      if (mode != Mode::shot && frame_period.count() > 0) {
+        next_frame = std::max(next_frame + frame_period, now);  // a slow frame starts no debt
+        std::this_thread::sleep_until(next_frame);
+      }
     }
     if (mode == Mode::measure) {
-      glFinish();
-      const double secs = std::chrono::duration<double>(clock::now() - t0).count();
-      std::printf("fps: %.1f (%ld frames in %.2f s, %zu trace%s, %dx%d, renderer %s)\n",
-                  static_cast<double>(frames) / secs, frames, secs, app.trace_count(),
-                  app.trace_count() == 1 ? "" : "s", width, height,
-                  reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+      const auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v.empty() ? 0.0 : v[v.size() / 2];
+      };
+      std::printf(
+          "fps: %.1f (%ld frames in %.2f s, %zu trace%s, %dx%d, renderer %s, --max-fps %ld)\n",
+          static_cast<double>(measured_frames) / measured_s, measured_frames, measured_s,
+          app.trace_count(), app.trace_count() == 1 ? "" : "s", width, height,
+          reinterpret_cast<const char*>(glGetString(GL_RENDERER)), max_fps);
       if (measure_run > 0 && frames_before_runs >= 0) {
-        std::sort(run_seconds.begin(), run_seconds.end());
-        const double median = run_seconds.empty() ? 0.0 : run_seconds[run_seconds.size() / 2];
+        const long run_frames = measured_frames - frames_before_runs;
+        const double run_s = measured_s - runs_began_s;
         std::printf(
             "fps without a run: %.1f (%ld frames in %.2f s); with the Run panel busy: "
             "%.1f (%ld frames in %.2f s); %zu runs of lesson 03's kernel at n = %llu, "
-            "median %.3f s each\n",
+            "median %.3f s each; then, the animation paused and the window waiting for input, "
+            "%zu runs, median %.3f s each\n",
             static_cast<double>(frames_before_runs) / runs_began_s, frames_before_runs,
-            runs_began_s, static_cast<double>(frames - frames_before_runs) / (secs - runs_began_s),
-            frames - frames_before_runs, secs - runs_began_s, run_seconds.size(),
-            static_cast<unsigned long long>(measure_run), median);
+            runs_began_s, static_cast<double>(run_frames) / run_s, run_frames, run_s,
+            run_seconds.size(), static_cast<unsigned long long>(measure_run), median(run_seconds),
+            waiting_run_seconds.size(), median(waiting_run_seconds));
       }
     }
   }

@@ -196,9 +196,10 @@ void RunModel::Flight::run() {
 #ifdef __EMSCRIPTEN__
     opts.sim_threads = 1;  // the page has one thread
 #else
-    // a core left to the window's drawing (hardware_concurrency is 0 where it is not known)
-    const unsigned cores = std::thread::hardware_concurrency();
-    opts.sim_threads = cores > 1 ? cores - 1 : 1;
+    // Every core, as the lesson executable takes: the run's threads yield to the drawing by their
+    // priority (start(): the lowest), not by leaving it a core, so a run takes the cores whenever
+    // the window does not draw (hardware_concurrency is 0 where it is not known).
+    opts.sim_threads = std::max(1u, std::thread::hardware_concurrency());
 #endif
     std::unique_ptr<Device> device = make_sim_device();
     apply_simulator_options(opts);

@@ -141,14 +141,19 @@ case "$MODE" in
     ;;
   measure_run)
     # --measure-fps with --measure-run: both halves' frame rates and the runs' times are reported,
-    # and the Run panel really ran (a run of lesson 03's kernel at n = 1000 finishes many times).
-    out=$("$XVFB_RUN" -a "$VIEWER" --measure-fps 2 --measure-run 1000 2>&1)
+    # and the Run panel really ran (a run of lesson 03's kernel at n = 1000 finishes many times),
+    # then ten more with the animation paused. --max-fps 20 paces the frames (Xvfb has no vsync).
+    out=$("$XVFB_RUN" -a "$VIEWER" --measure-fps 2 --measure-run 1000 --max-fps 20 2>&1)
     rc=$?
     echo "$out"
     [[ $rc -eq 0 ]] || { echo "FAIL: exit code $rc"; exit 1; }
     line=$(grep "^fps without a run: " <<<"$out") || { echo "FAIL: no line for the two halves"; exit 1; }
     runs=$(sed -E 's/.*; ([0-9]+) runs of lesson 03.*/\1/' <<<"$line")
     [[ $runs -ge 2 ]] || { echo "FAIL: $runs runs in the second half"; exit 1; }
+    waiting=$(sed -E 's/.*waiting for input, ([0-9]+) runs.*/\1/' <<<"$line")
+    [[ $waiting -eq 10 ]] || { echo "FAIL: $waiting runs with the animation paused, not 10"; exit 1; }
+    fps=$(sed -E 's/^fps: ([0-9.]+) .*/\1/' <<<"$(grep '^fps: ' <<<"$out")")
+    awk -v f="$fps" 'BEGIN { exit !(f > 5 && f <= 21) }' || { echo "FAIL: $fps fps with --max-fps 20"; exit 1; }
     ;;
   nodisplay)
     out=$(env -u DISPLAY -u WAYLAND_DISPLAY "$VIEWER" --screenshot "$OUT/none.png" 2>&1)
