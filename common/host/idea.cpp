@@ -137,8 +137,8 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
       if (l.conflict > 1)
         return intro + where(l, l.conflict_line) + ": a warp's shared-memory access has a " +
                std::to_string(l.conflict) + "-way bank conflict (" + std::to_string(l.conflict) +
-               " words in one bank, read one after another): the 32 lanes must touch 32 "
-               "consecutive words, one per bank";
+               " words in one bank, read one after another): a warp's lanes must touch words in "
+               "32 different banks (word w is in bank w % 32)";
   if (idea.last_warp_unsynced)
     for (const IdeaLevel& l : f.levels)
       if (l.threads > 0 && l.threads <= kWarpSize && l.barriers > 0)

@@ -7,12 +7,21 @@
 
 RL_NAMESPACE_BEGIN
 
-template <class Trace = NoTrace>
+// Where the tree's slot k lives in shared memory. The lesson keeps slot k in word k. Padded (the
+// `padded` variant) places the slots so that the strided accesses below no longer share banks,
+// with the same pairs added by the same threads; plan.cu sizes shared memory from it.
+template <bool Padded>
+__host__ __device__ constexpr unsigned slot(unsigned k) {
+  return Padded ? k + k / 32 : k;  // a spare word after every 32: slot 32 starts in bank 1
+}
+
+// Padded: the `padded` variant. Trace: NoTrace (timed) or RecordTrace (--trace), see traced.h.
+template <bool Padded, class Trace = NoTrace>
 __global__ void interleaved_strided(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
   const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
-  partial[tid] = i < n ? in[i] : 0.0f;
+  partial[slot<Padded>(tid)] = i < n ? in[i] : 0.0f;
   __syncthreads();
 
   for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
@@ -22,10 +31,10 @@ __global__ void interleaved_strided(In<Trace> in, Out<Trace> out, std::uint64_t 
     // The new flaw: lane tid touches word 2*stride*tid, so a warp's 32 addresses fall into only
     // 32/(2*stride) of the 32 banks: 2-way at stride 1, 4-way at 2, 8-way at 4. From stride 8 on
     // fewer lanes pass `index < blockDim.x`: with 256 threads, 8-way at 8 and 16, then 4, 2, 1.
-    if (index < blockDim.x) partial[index] += partial[index + stride];
+    if (index < blockDim.x) partial[slot<Padded>(index)] += partial[slot<Padded>(index + stride)];
     __syncthreads();
   }
-  if (tid == 0) out[blockIdx.x] = partial[0];
+  if (tid == 0) out[blockIdx.x] = partial[slot<Padded>(0)];
 }
 
 RL_NAMESPACE_END

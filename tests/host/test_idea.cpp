@@ -80,7 +80,7 @@ TEST_CASE("each rung's idea passes its own trace and fails the rung before", "[h
   CHECK(fails_with(l01, whole_warps, "level 1 (line 25): 128 threads work, but 8 warps have idle"));
   // lesson 02's lane tid reads word 2 * stride * tid: 2-way at the first level
   CHECK(fails_with(l02, no_conflicts,
-                   "level 1 (line 25): a warp's shared-memory access has a 2-way"));
+                   "level 1 (line 34): a warp's shared-memory access has a 2-way"));
   // lesson 03 still waits for the whole block where only warp 0 works, and shuffles nothing
   CHECK(fails_with(l03, {.last_warp_unsynced = true}, "level 3 (line 21): only 32 threads work"));
   CHECK(fails_with(l03, {.last_warp_shuffles = true}, "0 levels add through shuffles"));

@@ -95,6 +95,7 @@ TEST_CASE("the order of the additions, not the threads, decides the bits", "[sim
   const std::uint32_t neighbours = bits(1, "", 256);
   CHECK(bits(1, "bitmask", 256) == neighbours);
   CHECK(bits(2, "", 256) == neighbours);
+  CHECK(bits(2, "padded", 256) == neighbours);  // and wherever the slots lie in shared memory
   // lesson 03 folds halves: the same sum in exact arithmetic, other bits in float
   const std::uint32_t halves = bits(3, "", 256);
   CHECK(halves != neighbours);
