@@ -28,13 +28,14 @@ KernelResources resources(unsigned block, const DeviceShape& s) {
 //   multiple_elements_per_thread<Block><<<grid, Block, smem, stream>>>(in, partials, n);
 //   multiple_elements_per_thread<Block><<<1, Block, smem, stream>>>(partials, out, grid);
 //   where smem = Block * sizeof(float)
-template <class Trace>
+// The `chunked` variant: the same grid and passes; each block sums a contiguous run instead.
+template <class Trace, bool Chunked = false>
 void reduce(const ReduceCall& c) {
   const unsigned grid =
       persistent_grid(c.n, c.block, items_per_thread, resources(c.block, c.shape), c.shape);
   with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
     for (const Pass& pass : persistent_passes(c, grid))
-      launch("multiple_elements_per_thread", multiple_elements_per_thread<Block, Trace>,
+      launch("multiple_elements_per_thread", multiple_elements_per_thread<Block, Trace, Chunked>,
              dim3(pass.blocks), dim3(Block), Block * sizeof(float), c.stream, pass.in, pass.out,
              pass.count);
   });
@@ -104,9 +105,16 @@ rl::Plans rl::lesson_plans<7, rl::this_backend>() {
       reduce<NoTrace>, reduce<RecordTrace>);
   p.loads_in_flight = 2;  // in[i] and in[i + Block] each step, before either is added
   p.load_bytes = 4;
-  // Graded in a trace (common/host/idea.h): the earlier rungs' gains kept (the grid-stride loop's
-  // additions come before the tree, so its depth is not a tree's). The grid sized to the GPU is
-  // plan.cu's: a kernel that reads less than its share fails the totals.
-  p.idea = {.whole_warps = true, .no_bank_conflicts = true, .last_warp_unsynced = true};
-  return {p};
+  Plan chunked = persistent_plan<items_per_thread, resources>(
+      7, "multiple_elements_per_thread", "Many elements per thread, grid sized to the GPU",
+      reduce<NoTrace, true>, reduce<RecordTrace, true>);
+  chunked.variant = "chunked";
+  chunked.loads_in_flight = 1;  // one load a step
+  chunked.load_bytes = 4;
+  // Graded in a trace (common/host/idea.h), on the chunked variant, whose share is the exercise's:
+  // the earlier rungs' gains kept (the loop's additions come before the tree, so its depth is not
+  // a tree's). The grid sized to the GPU is plan.cu's: a kernel that reads less than its share
+  // fails the totals.
+  chunked.idea = {.whole_warps = true, .no_bank_conflicts = true, .last_warp_unsynced = true};
+  return {p, chunked};
 }
