@@ -352,6 +352,13 @@ if [ -n "$class" ]; then
     fi
     : >"$rows"
     grade_all "$(basename "$student")"
+    # Every selected lesson has a row: one missing is the grader's fault, said on the sheet and here,
+    # never a silent gap in a student's grades.
+    for name in $(selected); do
+      grep -q "^[^,]*,$name," "$rows" && continue
+      echo "grade.sh: $name was not graded for $(basename "$student") (a grader fault: run it again)" >&2
+      printf '%s,%s,NOT GRADED,"the grader wrote no result for this lesson",\n' "$(basename "$student")" "$name" >>"$rows"
+    done
     cat "$rows" >>"$results"
   done
   configure "" exercises

@@ -2,7 +2,7 @@
 # Through the sandbox, every kind of verdict is the trusted side's (lessons/GRADING.md):
 #   expect_trusted_verdicts.sh BUILD WORK [NN ...]
 # grades, with lessons/grade.sh --class in the student build BUILD, a class of two on lessons NN
-# (default 11 17 20: a speed target, a lesson's own typed cases, a plan and its reductions): sol
+# (default 11 18 21: a speed target, a lesson's own typed cases, a plan and its reductions): sol
 # hands in every solution, ex every untouched exercise. Each of sol's rows must be PASSED, each of
 # ex's FAILED, and each log must open with the trusted grader's "checking lesson" line. WHO="sol"
 # (in the environment) grades the solutions alone.
@@ -10,7 +10,7 @@ set -euo pipefail
 build=$1 work=$2
 shift 2
 lessons=("$@")
-[ ${#lessons[@]} -gt 0 ] || lessons=(11 17 20)
+[ ${#lessons[@]} -gt 0 ] || lessons=(11 18 21)
 who=${WHO:-sol ex}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -25,7 +25,7 @@ for nn in "${lessons[@]}"; do
   done
 done
 # Lesson 22 runs lesson 12's single pass on each GPU: a student who reached it hands in lesson 12 too.
-if [[ " ${lessons[*]} " == *" 21 "* ]] && [ -d "$work/class/sol" ]; then
+if [[ " ${lessons[*]} " == *" 22 "* ]] && [ -d "$work/class/sol" ]; then
   cp "$root"/lessons/12_*/single_pass.cuh "$work/class/sol/"
 fi
 bash "$root/lessons/grade.sh" --class "$work/class" "${lessons[@]}" --build "$build" --case-timeout 30 \
