@@ -158,7 +158,7 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
              (tail ? "; from " + where(*tail, tail->line) +
                          " the last warp's values still go through shared memory"
                    : std::string()) +
-             ": they can move from register to register, lane to lane, with __shfl_down_sync";
+             ": they can move from register to register, lane to lane, with warp shuffles";
     }
   }
   if (idea.max_barriers >= 0) {

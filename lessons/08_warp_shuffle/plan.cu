@@ -53,8 +53,10 @@ template <>
 rl::Plans rl::lesson_plans<8, rl::this_backend>() {
   constexpr std::string_view title = "Warp shuffles for the last levels";
   Plan own = plan<false>(title), butterfly = plan<true>(title);
-  // Graded in a trace (common/host/idea.h): the last warp's levels through shuffles.
-  own.idea = {.whole_warps = true, .no_bank_conflicts = true, .last_warp_shuffles = true};
   butterfly.variant = "butterfly";
+  // Graded in a trace (common/host/idea.h), on the butterfly variant, whose exchange is the
+  // exercise's: the last warp's levels through shuffles. Its last lane stores the total, so a
+  // tail that leaves it in lane 0 alone fails the totals.
+  butterfly.idea = {.whole_warps = true, .no_bank_conflicts = true, .last_warp_shuffles = true};
   return {own, butterfly};
 }

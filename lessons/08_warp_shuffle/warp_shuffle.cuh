@@ -28,14 +28,16 @@ __global__ void __launch_bounds__(Block)
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2) {
       if constexpr (Butterfly) {
-        // lanes swap in pairs: every lane ends with the total
+        // the butterfly variant (exercise 08): every lane ends with the total
         v += __shfl_xor_sync(full_warp, v, offset);
       } else {
         // lane i gets lane i + offset's: lane 0 ends with it
         v += __shfl_down_sync(full_warp, v, offset);
       }
     }
-    if (tid == 0) out[blockIdx.x] = v;
+    // The butterfly's total is in every lane: its last lane stores it, so that a tail that leaves
+    // the total in lane 0 alone fails.
+    if (tid == (Butterfly ? 31 : 0)) out[blockIdx.x] = v;
   }
 }
 

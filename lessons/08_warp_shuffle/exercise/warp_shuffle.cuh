@@ -30,20 +30,29 @@ __global__ void __launch_bounds__(Block)
   if (tid < 32) {
     Float<Trace> v = partial[tid];
     if constexpr (Block >= 64) v += partial[tid + 32];
-    // TODO(student): the last five levels, in registers. Each of warp 0's 32 lanes now holds one
-    //   value in `v`; combine them by letting lanes read one another's registers (no shared memory,
-    //   no __syncwarp), so that lane 0's `v` ends as the block's sum, which it stores below. With
-    //   Butterfly (the `butterfly` variant, graded as well) the exchanges go both ways, so that
-    //   every lane ends with the sum. Every lane of the warp takes part in every exchange. Graded
-    //   (`bash lessons/grade.sh 08`), both variants: the total for n = 0, 1, 31, 32, 33, 255, 256,
-    //   257, 1000, 2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats
-    //   within float rounding and integer data to the bit; then blocks of 32, 64, 128, 512 and 1024
-    //   threads at n = block + 1, 1000 and 67 * block - 3. On the simulator the cases up to 2^16+1
-    //   run again with each block's threads in reverse and in shuffled order: a result that needs
-    //   lane order fails. Then, on the simulator, the grade reads a trace of your kernel (n = 2048,
-    //   256-thread blocks): whole warps, no bank conflict, and at least five levels that add
-    //   through shuffles.
-    if (tid == 0) out[blockIdx.x] = v;
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+      if constexpr (Butterfly) {
+        // TODO(student): the butterfly variant's exchange. The shift-down branch below leaves the
+        //   sum in lane 0 alone; here every one of the 32 lanes must end with the block's sum in
+        //   `v` (its last lane, 31, stores it), through the same five steps and with no shared
+        //   memory and no __syncwarp. Every lane takes part in every exchange. Graded (`bash
+        //   lessons/grade.sh 08`), both variants: the total for n = 0, 1, 31, 32, 33, 255, 256,
+        //   257, 1000, 2^16+1 and 2^20 (2^24+3 too on a GPU) with 256-thread blocks, random floats
+        //   within float rounding and integer data to the bit; then blocks of 32, 64, 128, 512 and
+        //   1024 threads at n = block + 1, 1000 and 67 * block - 3. On the simulator the cases up
+        //   to 2^16+1 run again with each block's threads in reverse and in shuffled order: a
+        //   result that needs lane order fails. Then, on the simulator, the grade reads a trace of
+        //   the butterfly variant (n = 2048, 256-thread blocks): whole warps, no bank conflict, and
+        //   at least five levels that add through shuffles.
+      } else {
+        // lane i gets lane i + offset's: lane 0 ends with it
+        v += __shfl_down_sync(full_warp, v, offset);
+      }
+    }
+    // The butterfly's total is in every lane: its last lane stores it, so that a tail that leaves
+    // the total in lane 0 alone fails.
+    if (tid == (Butterfly ? 31 : 0)) out[blockIdx.x] = v;
   }
 }
 
