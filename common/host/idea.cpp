@@ -23,11 +23,16 @@ IdeaFigures idea_figures_of(const Trace& t) {
   IdeaFigures f;
   if (t.launches.empty()) return f;
   f.block = static_cast<unsigned>(t.launches.front().block);
+  f.grid = static_cast<unsigned>(t.launches.front().grid);
+  const int input = t.input_buffer();
   std::map<int, IdeaLevel> levels;
   std::map<int, std::set<int>> working;  // level -> threads
   for (std::size_t i = 0; i < t.events.size(); ++i) {
     const Event& e = t.events[i];
     if (e.launch != 0 || e.block != 0) continue;
+    for (const Operand* o : {&e.a, &e.b})
+      if (o->loc.space.kind == SpaceKind::buffer && o->loc.space.buffer == input)
+        f.farthest_input = std::max(f.farthest_input, o->loc.index);
     const int level = t.level_of(i);
     IdeaLevel& l = levels[level];
     l.level = level;
@@ -173,12 +178,22 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
              " is enough: each warp reduces its own values by shuffles, and the block meets once, "
              "to share the warps' totals";
   }
+  if (idea.loads_past_reach) {
+    const std::uint64_t reach = std::uint64_t{f.grid} * f.block;
+    if (f.farthest_input < 0 || static_cast<std::uint64_t>(f.farthest_input) < reach)
+      return intro + "block 0 of the grid's " + std::to_string(f.grid) + " read no input at or " +
+             "past the grid's reach (" + std::to_string(f.grid) + " blocks x " + block +
+             " threads = " + std::to_string(reach) + "), the farthest it read being input " +
+             std::to_string(f.farthest_input) +
+             ": the grid's first loads cover one half of the input, its second loads the other, "
+             "so a thread's second input is the grid's reach further on, not one block";
+  }
   return std::nullopt;
 }
 
 std::string to_text(const IdeaFigures& f) {
   std::ostringstream out;
-  out << f.block;
+  out << f.block << ',' << f.grid << ',' << f.farthest_input;
   for (const IdeaLevel& l : f.levels)
     out << ' ' << l.level << ',' << l.line << ',' << l.threads << ',' << l.warps << ','
         << l.divergent << ',' << l.adds << ',' << l.conflict << ',' << l.conflict_line << ','
@@ -198,7 +213,16 @@ std::optional<IdeaFigures> parse_idea_figures(std::string_view text) {
     return true;
   };
   IdeaFigures f;
-  if (!number(text, '\0', f.block) || f.block == 0 || f.block > 1024) return std::nullopt;
+  std::int64_t farthest = 0;
+  if (!number(text, ',', f.block) || f.block == 0 || f.block > 1024 || !number(text, ',', f.grid) ||
+      f.grid == 0)
+    return std::nullopt;
+  if (text.starts_with("-1")) {  // no input read
+    text.remove_prefix(2);
+  } else {
+    if (!number(text, '\0', farthest)) return std::nullopt;
+    f.farthest_input = farthest;
+  }
   while (!text.empty()) {
     if (text.front() != ' ' || f.levels.size() >= 4096) return std::nullopt;
     text.remove_prefix(1);
@@ -225,6 +249,7 @@ std::string describe(const Idea& idea) {
   if (idea.last_warp_shuffles) parts.emplace_back("the last warp through shuffles");
   if (idea.max_barriers >= 0)
     parts.emplace_back("at most " + std::to_string(idea.max_barriers) + " __syncthreads a block");
+  if (idea.loads_past_reach) parts.emplace_back("loads past the grid's reach");
   std::string s;
   for (const std::string& p : parts) s += (s.empty() ? "" : ", ") + p;
   return s;

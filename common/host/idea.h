@@ -38,12 +38,14 @@ struct IdeaLevel {
 };
 
 struct IdeaFigures {
-  unsigned block = 0;  // the traced block size
+  unsigned block = 0;                // the traced block size
+  unsigned grid = 0;                 // the first launch's blocks
+  std::int64_t farthest_input = -1;  // the largest input index block 0 read (-1: none)
   std::vector<IdeaLevel> levels;
   friend bool operator==(const IdeaFigures&, const IdeaFigures&) = default;
 };
 
-// The figures of block 0 of launch 0 of a trace (its block size from the first launch).
+// The figures of block 0 of launch 0 of a trace (its block and grid sizes from the first launch).
 IdeaFigures idea_figures_of(const Trace& t);
 
 // Records the plan's trace on the simulator at n with `block`-thread blocks (the input drawn from

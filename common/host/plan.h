@@ -86,9 +86,12 @@ struct Idea {
   bool last_warp_shuffles = false;
   // At most this many __syncthreads in a block; -1: not checked.
   int max_barriers = -1;
+  // The first block reads past the grid's reach (gridDim.x * blockDim.x inputs): its threads'
+  // second inputs lie in the grid's other half of the input, not one block on.
+  bool loads_past_reach = false;
   bool any() const {
     return tree || whole_warps || no_bank_conflicts || last_warp_unsynced || last_warp_shuffles ||
-           max_barriers >= 0;
+           max_barriers >= 0 || loads_past_reach;
   }
 };
 

@@ -12,11 +12,13 @@ namespace {
 //   first_add_during_load<<<ceil(n / (2 * block)), block, smem, stream>>>(in, partials, n);
 //   first_add_during_load<<<ceil(partials / (2 * block)), block, smem, stream>>>(partials, ...);
 //   ... until one block writes out, where smem = block * sizeof(float)
-template <class Trace>
+// The `halves` variant: the same passes and grids; each thread's second input is the grid's reach
+// further on instead of one block.
+template <class Trace, bool Halves = false>
 void reduce(const ReduceCall& c) {
   for (const Pass& pass : tree_passes(c, 2ull * c.block))
-    launch("first_add_during_load", first_add_during_load<Trace>, dim3(pass.blocks), dim3(c.block),
-           c.block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
+    launch("first_add_during_load", first_add_during_load<Trace, Halves>, dim3(pass.blocks),
+           dim3(c.block), c.block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
 }
 
 }  // namespace
@@ -26,9 +28,14 @@ template <>
 rl::Plans rl::lesson_plans<4, rl::this_backend>() {
   Plan p = tree_plan<2>(4, "first_add_during_load", "First add during load", reduce<NoTrace>,
                         reduce<RecordTrace>);
-  // Graded in a trace (common/host/idea.h): lesson 03's gains kept. The add during the load
-  // itself needs no trace: with half the blocks, a kernel that loads one element a thread loses
-  // half the input, and its totals fail.
-  p.idea = {.tree = true, .whole_warps = true, .no_bank_conflicts = true};
-  return {p};
+  Plan halves = tree_plan<2>(4, "first_add_during_load", "First add during load",
+                             reduce<NoTrace, true>, reduce<RecordTrace, true>);
+  halves.variant = "halves";
+  // Graded in a trace (common/host/idea.h), on the halves variant, whose loads are the exercise's:
+  // lesson 03's gains kept, and block 0 reading past the grid's reach (lesson 04's own loads, one
+  // block apart, add up right on this grid too). The add during the load itself needs no trace:
+  // with half the blocks, a kernel that loads one element a thread loses half the input.
+  halves.idea = {
+      .tree = true, .whole_warps = true, .no_bank_conflicts = true, .loads_past_reach = true};
+  return {p, halves};
 }

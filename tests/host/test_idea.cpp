@@ -85,6 +85,12 @@ TEST_CASE("each rung's idea passes its own trace and fails the rung before", "[h
   CHECK(fails_with(l03, {.last_warp_unsynced = true}, "level 3 (line 21): only 32 threads work"));
   CHECK(fails_with(l03, {.last_warp_shuffles = true}, "0 levels add through shuffles"));
   CHECK(fails_with(l03, {.max_barriers = 1}, "the block passes 9 __syncthreads"));
+  // lesson 03 at n = 512: 2 blocks of 256, one input a thread, block 0 reads inputs 0..255 only
+  CHECK(l03.grid == 2);
+  CHECK(l03.farthest_input == 255);
+  CHECK(fails_with(l03, {.loads_past_reach = true},
+                   "read no input at or past the grid's reach (2 blocks x 256 threads = 512), the "
+                   "farthest it read being input 255"));
 }
 
 TEST_CASE("the last warp through shuffles: lesson 08's trace has five levels of them",
@@ -120,8 +126,21 @@ TEST_CASE("the judge on figures that miss one check each", "[host][idea]") {
   CHECK(fails_with(conflicted, {.no_bank_conflicts = true}, "level 4 (line 30)"));
   CHECK(fails_with(conflicted, {.no_bank_conflicts = true}, "8-way bank conflict"));
 
+  // lesson 04's halves at n = 2048: 4 blocks of 256, block 0 reads 0..255 and 1024..1279; the
+  // same grid with lesson 04's own loads, one block apart, reads 0..511
+  IdeaFigures halves = halving_tree(8);
+  halves.grid = 4;
+  halves.farthest_input = 1279;
+  CHECK_FALSE(idea_judged(halves, {.loads_past_reach = true}));
+  IdeaFigures one_block_apart = halves;
+  one_block_apart.farthest_input = 511;
+  CHECK(fails_with(one_block_apart, {.loads_past_reach = true},
+                   "= 1024), the farthest it read "
+                   "being input 511"));
+
   IdeaFigures empty;
   empty.block = 256;
+  empty.grid = 1;
   CHECK(fails_with(empty, {.tree = true}, "no level of work was recorded"));
   CHECK_FALSE(idea_judged(empty, {}));  // a plan without an idea is never judged on one
 }
@@ -131,11 +150,15 @@ TEST_CASE("the idea's figures as handed back: the text and its format", "[host][
   const auto back = parse_idea_figures(to_text(f));
   REQUIRE(back);
   CHECK(*back == f);
-  CHECK(parse_idea_figures("256 1,2,3,4,5,6,7,8,9,10,11,12,13"));
+  CHECK(parse_idea_figures("256,4,1279 1,2,3,4,5,6,7,8,9,10,11,12,13"));
+  const auto none_read = parse_idea_figures("256,4,-1");  // a block that read no input
+  REQUIRE(none_read);
+  CHECK(none_read->farthest_input == -1);
   for (const char* bad :
-       {"", "ok", "0", "2048", "256 1,2,3", "256 1,2,3,4,5,6,7,8,9,10,11,12",
-        "256 1,2,3,4,5,6,7,8,9,10,11,12,13,14", "256 -1,2,3,4,5,6,7,8,9,10,11,12,13",
-        "256  1,2,3,4,5,6,7,8,9,10,11,12,13", "256 1,2,3,4,5,6,7,8,9,10,11,12,13 "}) {
+       {"", "ok", "0", "2048", "256", "256,4", "0,4,1", "256,0,1", "256,4,-2", "256,4,x",
+        "256,4,1 1,2,3", "256,4,1 1,2,3,4,5,6,7,8,9,10,11,12",
+        "256,4,1 1,2,3,4,5,6,7,8,9,10,11,12,13,14", "256,4,1 -1,2,3,4,5,6,7,8,9,10,11,12,13",
+        "256,4,1  1,2,3,4,5,6,7,8,9,10,11,12,13", "256,4,1 1,2,3,4,5,6,7,8,9,10,11,12,13 "}) {
     INFO("'" << bad << "'");
     CHECK_FALSE(parse_idea_figures(bad));
   }
