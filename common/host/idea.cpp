@@ -151,6 +151,17 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
                " threads work, yet the whole block waits at a __syncthreads (line " +
                std::to_string(l.barrier_line) +
                ") after it: the last warp's levels need no block barrier, only __syncwarp";
+  if (idea.last_warp_narrows) {
+    const IdeaLevel* before = nullptr;
+    for (const IdeaLevel& l : f.levels) {
+      if (l.adds == 0 || l.threads > kWarpSize) continue;
+      if (before && 2 * l.threads > before->threads)
+        return intro + where(l, l.line) + ": " + std::to_string(l.threads) +
+               " threads add, where the level before had " + std::to_string(before->threads) +
+               ": only the lanes whose sums are still needed should work, half as many each level";
+      before = &l;
+    }
+  }
   if (idea.last_warp_shuffles) {
     int shuffle_levels = 0;
     for (const IdeaLevel& l : f.levels) shuffle_levels += l.shuffles > 0 ? 1 : 0;
@@ -246,6 +257,7 @@ std::string describe(const Idea& idea) {
   if (idea.whole_warps) parts.emplace_back("whole warps working");
   if (idea.no_bank_conflicts) parts.emplace_back("no bank conflicts");
   if (idea.last_warp_unsynced) parts.emplace_back("no __syncthreads in the last warp");
+  if (idea.last_warp_narrows) parts.emplace_back("half the last warp's adders each level");
   if (idea.last_warp_shuffles) parts.emplace_back("the last warp through shuffles");
   if (idea.max_barriers >= 0)
     parts.emplace_back("at most " + std::to_string(idea.max_barriers) + " __syncthreads a block");

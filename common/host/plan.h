@@ -82,6 +82,9 @@ struct Idea {
   bool no_bank_conflicts = false;
   // No __syncthreads closes a level where 32 threads or fewer work: the last warp needs none.
   bool last_warp_unsynced = false;
+  // The last warp narrows: from its first level on, each level where 32 threads or fewer add has
+  // at most half the adders of the one before (only the lanes whose sums are still needed work).
+  bool last_warp_narrows = false;
   // The last warp adds through shuffles: at least log2(32) levels of them.
   bool last_warp_shuffles = false;
   // At most this many __syncthreads in a block; -1: not checked.
@@ -90,8 +93,8 @@ struct Idea {
   // second inputs lie in the grid's other half of the input, not one block on.
   bool loads_past_reach = false;
   bool any() const {
-    return tree || whole_warps || no_bank_conflicts || last_warp_unsynced || last_warp_shuffles ||
-           max_barriers >= 0 || loads_past_reach;
+    return tree || whole_warps || no_bank_conflicts || last_warp_unsynced || last_warp_narrows ||
+           last_warp_shuffles || max_barriers >= 0 || loads_past_reach;
   }
 };
 

@@ -12,10 +12,11 @@ namespace {
 //   unroll_last_warp<<<ceil(n / (2 * block)), block, smem, stream>>>(in, partials, n);
 //   unroll_last_warp<<<ceil(partials / (2 * block)), block, smem, stream>>>(partials, ...);
 //   ... until one block writes out, where smem = block * sizeof(float)
-template <class Trace>
+// The `narrowing` variant: the same passes; its last warp's levels narrow (unroll_last_warp.cuh).
+template <class Trace, bool Narrowing = false>
 void reduce(const ReduceCall& c) {
   for (const Pass& pass : tree_passes(c, 2ull * c.block))
-    launch("unroll_last_warp", unroll_last_warp<Trace>, dim3(pass.blocks), dim3(c.block),
+    launch("unroll_last_warp", unroll_last_warp<Trace, Narrowing>, dim3(pass.blocks), dim3(c.block),
            c.block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
 }
 
@@ -26,8 +27,16 @@ template <>
 rl::Plans rl::lesson_plans<5, rl::this_backend>() {
   Plan p = tree_plan<2>(5, "unroll_last_warp", "Unroll the last warp (__syncwarp-safe)",
                         reduce<NoTrace>, reduce<RecordTrace>);
-  // Graded in a trace (common/host/idea.h): no block barrier once 32 threads or fewer work.
-  p.idea = {
-      .tree = true, .whole_warps = true, .no_bank_conflicts = true, .last_warp_unsynced = true};
-  return {p};
+  Plan narrowing = tree_plan<2>(5, "unroll_last_warp", "Unroll the last warp (__syncwarp-safe)",
+                                reduce<NoTrace, true>, reduce<RecordTrace, true>);
+  narrowing.variant = "narrowing";
+  // Graded in a trace (common/host/idea.h), on the narrowing variant, whose last warp is the
+  // exercise's: no block barrier once 32 threads or fewer work, and half the adders each level
+  // there. Its waits are the race detector's to judge, in every lane order.
+  narrowing.idea = {.tree = true,
+                    .whole_warps = true,
+                    .no_bank_conflicts = true,
+                    .last_warp_unsynced = true,
+                    .last_warp_narrows = true};
+  return {p, narrowing};
 }

@@ -8,7 +8,7 @@
 
 RL_NAMESPACE_BEGIN
 
-template <class Trace = NoTrace>
+template <class Trace = NoTrace, bool Narrowing = false>
 __global__ void unroll_last_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
@@ -22,7 +22,7 @@ __global__ void unroll_last_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) 
     if (tid < stride) partial[tid] += partial[tid + stride];
     __syncthreads();
   }
-  if (tid < 32) {
+  if (!Narrowing && tid < 32) {  // the narrowing variant's tail follows this one
     // Lanes are NOT in lock-step since Volta: each level reads a neighbour's slot into a register,
     // waits with __syncwarp until every lane has read, writes, and waits again until every lane has
     // written. Without those two waits a fast lane may read a slot a slow lane has not written yet.
@@ -36,6 +36,22 @@ __global__ void unroll_last_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) 
       partial[tid] = sum;
       // all writes before the next level reads
       __syncwarp();
+    }
+  }
+  if constexpr (Narrowing) {
+    // The narrowing variant (exercise 05): at each level only the lanes whose sums are still
+    // needed work, and each wait names only the lanes it must.
+    if (tid < 32) {
+      Float<Trace> sum = partial[tid];
+#pragma unroll
+      for (unsigned stride = 32; stride > 0; stride /= 2) {
+        if (tid >= stride) break;  // nobody reads this lane's sum from here on
+        // reads slots stride..2*stride-1, writes 0..stride-1: no lane writes what another reads
+        if (tid + stride < blockDim.x) sum += partial[tid + stride];
+        partial[tid] = sum;
+        // the next level's readers (lanes below stride / 2) after its writers (below stride)
+        __syncwarp(0xffffffffu >> (32 - stride));
+      }
     }
   }
   if (tid == 0) out[blockIdx.x] = partial[0];

@@ -120,6 +120,14 @@ TEST_CASE("the judge on figures that miss one check each", "[host][idea]") {
   CHECK_FALSE(idea_judged(unsynced, {.last_warp_unsynced = true}));
   CHECK(fails_with(halving_tree(8), {.last_warp_unsynced = true}, "__syncthreads (line 22)"));
 
+  // the last warp narrowing: 32, 16, 8, 4, 2, 1 adders; lesson 05's own tail keeps all 32 lanes
+  CHECK_FALSE(idea_judged(halving_tree(8), {.last_warp_narrows = true}));
+  IdeaFigures all_lanes = halving_tree(8);
+  for (IdeaLevel& l : all_lanes.levels)
+    if (l.threads < 32) l.threads = 32, l.divergent = 0;
+  CHECK(fails_with(all_lanes, {.last_warp_narrows = true},
+                   "level 4 (line 21): 32 threads add, where the level before had 32"));
+
   IdeaFigures conflicted = halving_tree(8);
   conflicted.levels[4].conflict = 8;
   conflicted.levels[4].conflict_line = 30;

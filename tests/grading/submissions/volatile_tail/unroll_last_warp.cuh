@@ -8,7 +8,7 @@
 
 RL_NAMESPACE_BEGIN
 
-template <class Trace = NoTrace>
+template <class Trace = NoTrace, bool Narrowing = false>  // the mistake in both variants
 __global__ void unroll_last_warp(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Shared<Trace> partial = dynamic_shared<float>();
   const unsigned tid = threadIdx.x;
