@@ -9,27 +9,51 @@
 
 RL_NAMESPACE_BEGIN
 
-template <unsigned Block, class Trace = NoTrace>
+// Everyone: the `everyone` variant (every thread ends with the block's total, below). Trace:
+// NoTrace (timed) or RecordTrace (--trace), see traced.h.
+template <unsigned Block, class Trace = NoTrace, bool Everyone = false>
 __global__ void __launch_bounds__(Block)
     block_two_stage(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Float<Trace> sum = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
-  // THE IDEA: log2(Block) shared-memory levels with a barrier each become two rounds of five
-  // shuffles and one barrier.
-  sum = warp_sum<Trace>(sum);  // stage 1: every warp at once, in registers (lesson 08)
-  if constexpr (Block > 32) {
-    // one word per warp: 32x fewer shared accesses than a tree
-    __shared__ float totals[Block / 32];
-    Shared<Trace> warp_totals = totals;
-    const unsigned lane = threadIdx.x % 32;
-    const unsigned warp = threadIdx.x / 32;
-    if (lane == 0) warp_totals[warp] = sum;
-    __syncthreads();  // the only block-wide barrier: every warp's total is written
-    if (warp == 0) {  // stage 2: the first warp sums the warps' totals
-      sum = lane < Block / 32 ? Float<Trace>(warp_totals[lane]) : 0.0f;
-      sum = warp_sum<Trace>(sum);
+  if constexpr (!Everyone) {
+    // THE IDEA: log2(Block) shared-memory levels with a barrier each become two rounds of five
+    // shuffles and one barrier.
+    sum = warp_sum<Trace>(sum);  // stage 1: every warp at once, in registers (lesson 08)
+    if constexpr (Block > 32) {
+      // one word per warp: 32x fewer shared accesses than a tree
+      __shared__ float totals[Block / 32];
+      Shared<Trace> warp_totals = totals;
+      const unsigned lane = threadIdx.x % 32;
+      const unsigned warp = threadIdx.x / 32;
+      if (lane == 0) warp_totals[warp] = sum;
+      __syncthreads();  // the only block-wide barrier: every warp's total is written
+      if (warp == 0) {  // stage 2: the first warp sums the warps' totals
+        sum = lane < Block / 32 ? Float<Trace>(warp_totals[lane]) : 0.0f;
+        sum = warp_sum<Trace>(sum);
+      }
     }
+    if (threadIdx.x == 0) out[blockIdx.x] = sum;
+  } else {
+    // The everyone variant (exercise 09): every thread of the block ends with the block's total,
+    // still with one block-wide barrier.
+    const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2)  // stage 1, butterfly: every lane has it
+      sum += __shfl_xor_sync(full_warp, sum, offset);
+    if constexpr (Block > 32) {
+      __shared__ float totals[Block / 32];
+      Shared<Trace> warp_totals = totals;
+      if (lane == 0) warp_totals[threadIdx.x / 32] = sum;
+      __syncthreads();  // still the only barrier: after it nothing is written
+      // stage 2 in every warp at once: each reads the same Block / 32 words (a broadcast, no bank
+      // conflict) and ends with the block's total in every lane
+      sum = lane < Block / 32 ? Float<Trace>(warp_totals[lane]) : 0.0f;
+#pragma unroll
+      for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(full_warp, sum, offset);
+    }
+    // the last thread stores: a block whose total reached thread 0 alone fails
+    if (threadIdx.x == Block - 1) out[blockIdx.x] = sum;
   }
-  if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
 RL_NAMESPACE_END

@@ -10,7 +10,7 @@
 
 RL_NAMESPACE_BEGIN
 
-template <unsigned Block, class Trace = NoTrace>
+template <unsigned Block, class Trace = NoTrace, bool Everyone = false>  // the mistake in both
 __global__ void __launch_bounds__(Block)
     block_two_stage(In<Trace> in, Out<Trace> out, std::uint64_t n) {
   Float<Trace> sum = grid_stride_sum<Block, Trace>(in, n);  // lesson 07
