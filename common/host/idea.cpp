@@ -19,17 +19,18 @@
 
 namespace rl {
 
-IdeaFigures idea_figures_of(const Trace& t) {
+IdeaFigures idea_figures_of(const Trace& t, bool last_launch) {
   IdeaFigures f;
   if (t.launches.empty()) return f;
-  f.block = static_cast<unsigned>(t.launches.front().block);
-  f.grid = static_cast<unsigned>(t.launches.front().grid);
+  const int launch = last_launch ? static_cast<int>(t.launches.size()) - 1 : 0;
+  f.block = static_cast<unsigned>(t.launches[static_cast<std::size_t>(launch)].block);
+  f.grid = static_cast<unsigned>(t.launches[static_cast<std::size_t>(launch)].grid);
   const int input = t.input_buffer();
   std::map<int, IdeaLevel> levels;
   std::map<int, std::set<int>> working;  // level -> threads
   for (std::size_t i = 0; i < t.events.size(); ++i) {
     const Event& e = t.events[i];
-    if (e.launch != 0 || e.block != 0) continue;
+    if (e.launch != launch || e.block != 0) continue;
     for (const Operand* o : {&e.a, &e.b})
       if (o->loc.space.kind == SpaceKind::buffer && o->loc.space.buffer == input)
         f.farthest_input = std::max(f.farthest_input, o->loc.index);
@@ -68,7 +69,7 @@ IdeaFigures idea_figures_of(const Trace& t) {
     }
   }
   for (const LevelFacts& lf : compute_facts(t).levels) {
-    if (lf.launch != 0) continue;
+    if (lf.launch != launch) continue;
     for (const WarpAccess& a : lf.accesses) {
       if (a.block != 0) continue;
       IdeaLevel& l = levels[lf.level];
@@ -98,7 +99,8 @@ IdeaFigures idea_figures(Device& device, const Plan& plan, std::uint64_t base_se
   session.prepare(n);
   const nlohmann::json doc = record_trace(session, plan, block);
   return idea_figures_of(
-      parse_trace(doc.dump(), "the trace of lesson " + std::to_string(plan.lesson)));
+      parse_trace(doc.dump(), "the trace of lesson " + std::to_string(plan.lesson)),
+      plan.idea.last_launch);
 }
 
 namespace {
@@ -114,8 +116,9 @@ int log2_of(unsigned block) { return std::bit_width(block) - 1; }
 std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
   if (!idea.any()) return std::nullopt;
   const std::string block = std::to_string(f.block);
-  const std::string intro =
-      "n=" + std::to_string(idea_n) + " block=" + block + ", the trace of block 0: ";
+  const std::string intro = "n=" + std::to_string(idea_n) + " block=" + block +
+                            ", the trace of block 0" +
+                            (idea.last_launch ? " of the last launch: " : ": ");
   if (f.levels.empty()) return intro + "no level of work was recorded";
   if (idea.tree) {
     int add_levels = 0;
@@ -185,9 +188,12 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
     if (barriers > idea.max_barriers)
       return intro + "the block passes " + std::to_string(barriers) +
              " __syncthreads (the first at line " + std::to_string(first->barrier_line) +
-             "), where " + std::to_string(idea.max_barriers) +
-             " is enough: each warp reduces its own values by shuffles, and the block meets once, "
-             "to share the warps' totals";
+             (idea.max_barriers == 0
+                  ? "), where none is needed: one warp reduces its values by shuffles, which wait "
+                    "for the lanes they name"
+                  : "), where " + std::to_string(idea.max_barriers) +
+                        " is enough: each warp reduces its own values by shuffles, and the block "
+                        "meets once, to share the warps' totals");
   }
   if (idea.loads_past_reach) {
     const std::uint64_t reach = std::uint64_t{f.grid} * f.block;

@@ -45,8 +45,9 @@ struct IdeaFigures {
   friend bool operator==(const IdeaFigures&, const IdeaFigures&) = default;
 };
 
-// The figures of block 0 of launch 0 of a trace (its block and grid sizes from the first launch).
-IdeaFigures idea_figures_of(const Trace& t);
+// The figures of block 0 of a trace's first launch, or of its last (its block and grid sizes from
+// that launch).
+IdeaFigures idea_figures_of(const Trace& t, bool last_launch = false);
 
 // Records the plan's trace on the simulator at n with `block`-thread blocks (the input drawn from
 // base_seed) and condenses it: the submission's half, at idea_n and 256.

@@ -1,6 +1,6 @@
 #pragma once
 // Lesson 10: the multi-block reduction as two kernels with distinct jobs (plan.cu also has the
-// variant in which the host finishes): what does the second step cost, and where should it run?
+// host and one-warp finishes): what does the second step cost, and where should it run?
 #include <cstdint>
 
 #include "common/device/block_sum.cuh"
@@ -26,6 +26,17 @@ __global__ void __launch_bounds__(finish_block)
   Float<Trace> sum = 0.0f;
   for (std::uint64_t i = threadIdx.x; i < count; i += finish_block) sum += partials[i];
   sum = block_sum<finish_block, Trace>(sum);
+  if (threadIdx.x == 0) out[0] = sum;
+}
+
+// The warp_finish variant (exercise 10): kernel 2 as one warp, which needs no shared memory and
+// no barrier; each lane adds more partials before the shuffles.
+template <class Trace = NoTrace>
+__global__ void __launch_bounds__(32)
+    sum_partials_in_a_warp(In<Trace> partials, Out<Trace> out, std::uint64_t count) {
+  Float<Trace> sum = 0.0f;
+  for (std::uint64_t i = threadIdx.x; i < count; i += 32) sum += partials[i];  // count / 32 each
+  sum = warp_sum<Trace>(sum);  // lesson 08: lane 0 ends with the warp's total
   if (threadIdx.x == 0) out[0] = sum;
 }
 

@@ -46,7 +46,16 @@ void reduce(const ReduceCall& c) {
          static_cast<const float*>(c.scratch), c.out, std::uint64_t{grid});
 }
 
-// The variant: the host fetches the partials and adds them. One launch fewer, but a device-to-host
+// The warp_finish variant: step 2 as one warp of 32 threads.
+//   sum_partials_in_a_warp<<<1, 32, 0, stream>>>(partials, out, grid);
+template <class Trace>
+void reduce_in_a_warp(const ReduceCall& c) {
+  const unsigned grid = launch_partials<Trace>(c);
+  launch("sum_partials_in_a_warp", sum_partials_in_a_warp<Trace>, dim3(1), dim3(32), 0, c.stream,
+         static_cast<const float*>(c.scratch), c.out, std::uint64_t{grid});
+}
+
+// The host_finish variant: the host fetches the partials and adds them. One launch fewer, but a device-to-host
 // copy and a synchronisation in its place, and the result then has to travel back. A trace of this
 // variant ends at the partials: the host's additions are not a kernel's.
 template <class Trace>
@@ -69,6 +78,12 @@ std::uint64_t depth(std::uint64_t n, unsigned block, const DeviceShape& shape) {
          summation_depth(finish_block, ceil_div(grid, finish_block));
 }
 
+std::uint64_t depth_in_a_warp(std::uint64_t n, unsigned block, const DeviceShape& shape) {
+  const std::uint64_t grid = grid_for(n, block, shape);
+  return summation_depth(block, ceil_div(n, grid * block)) +
+         summation_depth(32, ceil_div(grid, 32));
+}
+
 std::uint64_t depth_on_host(std::uint64_t n, unsigned block, const DeviceShape& shape) {
   const std::uint64_t grid = grid_for(n, block, shape);
   return summation_depth(block, ceil_div(n, grid * block)) + grid;
@@ -87,12 +102,18 @@ rl::Plans rl::lesson_plans<10, rl::this_backend>() {
   two_kernels.resources = resources;
   two_kernels.loads_in_flight = 2;  // lesson 07's loop (grid_stride_sum): in[i], in[i + Block]
   two_kernels.load_bytes = 4;
-  // Graded in a trace (common/host/idea.h): lesson 09's block sum kept. The two launches whatever
+  Plan warp_finish =
+      lesson_plan(10, slug, title, reduce_in_a_warp<NoTrace>, reduce_in_a_warp<RecordTrace>);
+  warp_finish.variant = "warp_finish";
+  warp_finish.scratch_bytes = scratch_bytes;
+  warp_finish.depth = depth_in_a_warp;
+  warp_finish.resources = resources;
+  warp_finish.loads_in_flight = 2;
+  warp_finish.load_bytes = 4;
+  // Graded in a trace (common/host/idea.h) of the last launch, the warp_finish variant's step 2,
+  // which is the exercise's: its shuffles, and no __syncthreads at all. The two launches whatever
   // n are plan.cu's.
-  two_kernels.idea = {.whole_warps = true,
-                      .no_bank_conflicts = true,
-                      .last_warp_shuffles = true,
-                      .max_barriers = 1};
+  warp_finish.idea = {.last_warp_shuffles = true, .max_barriers = 0, .last_launch = true};
   Plan host_finish =
       lesson_plan(10, slug, title, reduce_on_host<NoTrace>, reduce_on_host<RecordTrace>);
   host_finish.variant = "host_finish";
@@ -101,5 +122,5 @@ rl::Plans rl::lesson_plans<10, rl::this_backend>() {
   host_finish.resources = resources;
   host_finish.loads_in_flight = 2;
   host_finish.load_bytes = 4;
-  return {two_kernels, host_finish};
+  return {two_kernels, warp_finish, host_finish};
 }

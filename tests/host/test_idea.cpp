@@ -8,10 +8,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "common/host/grade_record.h"
 #include "common/host/idea.h"
+#include "common/host/results.h"
+#include "common/trace/trace_loader.h"
 
 using namespace rl;
 
@@ -85,6 +88,7 @@ TEST_CASE("each rung's idea passes its own trace and fails the rung before", "[h
   CHECK(fails_with(l03, {.last_warp_unsynced = true}, "level 3 (line 21): only 32 threads work"));
   CHECK(fails_with(l03, {.last_warp_shuffles = true}, "0 levels add through shuffles"));
   CHECK(fails_with(l03, {.max_barriers = 1}, "the block passes 9 __syncthreads"));
+  CHECK(fails_with(l03, {.max_barriers = 0}, "where none is needed"));
   // lesson 03 at n = 512: 2 blocks of 256, one input a thread, block 0 reads inputs 0..255 only
   CHECK(l03.grid == 2);
   CHECK(l03.farthest_input == 255);
@@ -100,6 +104,23 @@ TEST_CASE("the last warp through shuffles: lesson 08's trace has five levels of 
   for (const IdeaLevel& l : l08.levels) shuffle_levels += l.shuffles > 0;
   CHECK(shuffle_levels == 5);
   CHECK_FALSE(idea_judged(l08, {.last_warp_shuffles = true}));
+}
+
+TEST_CASE("the last launch: lesson 10's finishing kernel, one block of 1024", "[host][idea]") {
+  std::ifstream in(committed_asset_path("traces/10_multi_block_two_kernel.sim.json"));
+  std::stringstream text;
+  text << in.rdbuf();
+  const Trace t = parse_trace(text.str(), "lesson 10's trace");
+  REQUIRE(t.launches.size() == 2);
+  const IdeaFigures first = idea_figures_of(t), last = idea_figures_of(t, true);
+  CHECK(first.block == 32);   // block_partials, as the trace was recorded (--block 32)
+  CHECK(last.block == 1024);  // sum_partials
+  CHECK(last.grid == 1);
+  CHECK(last != first);
+  // block_sum's one barrier: enough for one block, more than a one-warp finish may have
+  CHECK_FALSE(idea_judged(last, {.last_warp_shuffles = true, .max_barriers = 1}));
+  CHECK(fails_with(last, {.max_barriers = 0, .last_launch = true},
+                   "the trace of block 0 of the last launch: the block passes 1 __syncthreads"));
 }
 
 TEST_CASE("the judge on figures that miss one check each", "[host][idea]") {
