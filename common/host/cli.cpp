@@ -236,6 +236,11 @@ RunOptionParser::RunOptionParser(CLI::App& app, RunOptionSet set) : set_(std::mo
                    "--grade: draw the graded inputs from this seed (default: the fixed seeds)")
         ->type_name("SEED");
   }
+  if (set_.which & opt_variant)
+    app.add_option("--variant", base_.variant,
+                   "run and --trace only this kernel of the lesson, named as the run lists it "
+                   "(the lesson's own, or a variant such as an exercise's)")
+        ->type_name("NAME");
   if (set_.which & opt_answers)
     app.add_option("--check-answers", base_.check_answers,
                    "check the answers to the exercise's questions in this file (its "

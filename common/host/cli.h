@@ -46,6 +46,9 @@ struct RunOptions {
   std::string json_path;  // write the results record here
   // write a trace of the lesson's kernel (small n and block by default)
   std::string trace_path;
+  // run (and trace) only the lesson's kernel of this name, as its run lists it: the slug for the
+  // lesson's own, else the variant's; empty: every kernel (the trace: the lesson's own)
+  std::string variant;
   bool check_only = false;         // verify, don't time
   std::optional<Backend> backend;  // default: gpu when one is visible, else sim
   SimSchedule schedule = SimSchedule::lane_order;
@@ -131,6 +134,7 @@ enum RunOption : unsigned {
   opt_grade = 1u << 11,         // --grade, --hint, --case-timeout
   opt_grade_record = 1u << 12,  // --grade-outputs-fd, --grade-check, --grade-seed
   opt_answers = 1u << 13,       // --check-answers: lessons whose exercise has graded questions
+  opt_variant = 1u << 14,       // --variant: the lessons whose runs list their kernels' variants
 };
 inline constexpr unsigned lesson_options = opt_n | opt_block | opt_reps | opt_seed | opt_dist |
                                            opt_json | opt_trace | opt_check_only | opt_backend |
@@ -168,7 +172,7 @@ class RunOptionParser {
 bool parse_command_line(CLI::App& app, int argc, const char* const* argv);
 
 // The lessons' whole command line: parse, validate, or std::nullopt after printing --help. `more`:
-// options beyond lesson_options this lesson takes (opt_answers).
+// options beyond lesson_options this lesson takes (opt_answers, opt_variant).
 std::optional<RunOptions> parse_run_options(int argc, const char* const* argv,
                                             const std::string& program, const std::string& about,
                                             unsigned more = 0);

@@ -93,16 +93,48 @@ void print_case(std::ostream& out, const CaseResult& r, const Baseline* baseline
   out << '\n';
 }
 
-int run_lesson(int argc, const char* const* argv, int number, const Plans& mine,
+namespace {
+
+// The name a run prints for a plan: the lesson's slug for its own kernel, else the variant's.
+std::string kernel_name(const Plan& p) {
+  return std::string(p.variant.empty() ? p.slug : p.variant);
+}
+
+// `all`, or only its plans named `name` (--variant); a UsageError naming the lesson's kernels when
+// none is.
+Plans chosen_plans(const Plans& all, const std::string& name, const std::string& nn) {
+  if (name.empty()) return all;
+  Plans chosen;
+  std::string names;
+  for (const Plan& p : all) {
+    if (kernel_name(p) == name) chosen.push_back(p);
+    if (names.find(kernel_name(p)) == std::string::npos)
+      names += (names.empty() ? "" : ", ") + kernel_name(p);
+  }
+  if (chosen.empty())
+    throw UsageError("--variant: lesson " + nn + " has no kernel named '" + name +
+                     "' (its kernels: " + names + ")");
+  return chosen;
+}
+
+}  // namespace
+
+int run_lesson(int argc, const char* const* argv, int number, const Plans& all_plans,
                const LessonExtras& extras) {
   return guarded([&] {
     const std::string nn = std::to_string(number / 10) + std::to_string(number % 10);
+    const Plans& mine_all = all_plans;
     const std::string program =
-        mine.empty() ? "lesson " + nn : nn + "_" + std::string(mine.front().slug);
-    const auto options = parse_run_options(argc, argv, program,
-                                           mine.empty() ? program : std::string(mine.front().title),
-                                           extras.questions.empty() ? 0u : unsigned{opt_answers});
+        mine_all.empty() ? "lesson " + nn : nn + "_" + std::string(mine_all.front().slug);
+    const auto options = parse_run_options(
+        argc, argv, program, mine_all.empty() ? program : std::string(mine_all.front().title),
+        (extras.questions.empty() ? 0u : unsigned{opt_answers}) |
+            (mine_all.empty() ? 0u : unsigned{opt_variant}));
     if (!options) return exit_ok;
+    if (options->grade && !options->variant.empty())
+      throw UsageError(
+          "--variant: --grade grades every kernel of the lesson, so it takes no --variant");
+    const Plans mine = chosen_plans(mine_all, options->variant, nn);
     if (options->hint) {
       print_hint(std::cout, number, options->hint);
       return exit_ok;
@@ -124,9 +156,10 @@ int run_lesson(int argc, const char* const* argv, int number, const Plans& mine,
     if (options->grade) return grade_lesson(std::cout, argv[0], number, mine, *options, extras);
     auto device = open_device(*options, std::cout);
     const bool tracing = !options->trace_path.empty();
-    // What --trace records, found before any work: the lesson's own kernel on this backend.
+    // What --trace records, found before any work: the lesson's own kernel on this backend, or
+    // the one --variant names.
     const auto own_kernel = std::find_if(mine.begin(), mine.end(), [&](const Plan& p) {
-      return p.backend == device->backend() && p.variant.empty();
+      return p.backend == device->backend() && (p.variant.empty() || !options->variant.empty());
     });
     if (tracing && (own_kernel == mine.end() || !own_kernel->reduce_traced))
       throw UsageError("--trace: lesson " + nn + " has no kernel of its own to trace on the " +
