@@ -94,33 +94,28 @@ RL_NAMESPACE_END
 
 template <>
 rl::Plans rl::lesson_plans<10, rl::this_backend>() {
-  constexpr std::string_view slug = "multi_block_two_kernel",
-                             title = "Partials kernel, then a finishing kernel";
-  Plan two_kernels = lesson_plan(10, slug, title, reduce<NoTrace>, reduce<RecordTrace>);
-  two_kernels.scratch_bytes = scratch_bytes;
-  two_kernels.depth = depth;
-  two_kernels.resources = resources;
-  two_kernels.loads_in_flight = 2;  // lesson 07's loop (grid_stride_sum): in[i], in[i + Block]
-  two_kernels.load_bytes = 4;
-  Plan warp_finish =
-      lesson_plan(10, slug, title, reduce_in_a_warp<NoTrace>, reduce_in_a_warp<RecordTrace>);
-  warp_finish.variant = "warp_finish";
-  warp_finish.scratch_bytes = scratch_bytes;
-  warp_finish.depth = depth_in_a_warp;
-  warp_finish.resources = resources;
-  warp_finish.loads_in_flight = 2;
-  warp_finish.load_bytes = 4;
+  // The three share kernel 1: its scratch, its grid's resources, its loads (lesson 07's loop,
+  // grid_stride_sum: in[i] and in[i + Block]); they differ in step 2 and so in their depth.
+  const auto plan = [](std::string_view variant, ReduceFunction reduce, ReduceFunction traced,
+                       std::uint64_t (*depth)(std::uint64_t, unsigned, const DeviceShape&)) {
+    Plan p = lesson_plan(10, "multi_block_two_kernel", "Partials kernel, then a finishing kernel",
+                         reduce, traced);
+    p.variant = variant;
+    p.scratch_bytes = scratch_bytes;
+    p.depth = depth;
+    p.resources = resources;
+    p.loads_in_flight = 2;
+    p.load_bytes = 4;
+    return p;
+  };
+  Plan two_kernels = plan("", reduce<NoTrace>, reduce<RecordTrace>, depth);
+  Plan warp_finish = plan("warp_finish", reduce_in_a_warp<NoTrace>, reduce_in_a_warp<RecordTrace>,
+                          depth_in_a_warp);
   // Graded in a trace (common/host/idea.h) of the last launch, the warp_finish variant's step 2,
   // which is the exercise's: its shuffles, and no __syncthreads at all. The two launches whatever
   // n are plan.cu's.
   warp_finish.idea = {.last_warp_shuffles = true, .max_barriers = 0, .last_launch = true};
   Plan host_finish =
-      lesson_plan(10, slug, title, reduce_on_host<NoTrace>, reduce_on_host<RecordTrace>);
-  host_finish.variant = "host_finish";
-  host_finish.scratch_bytes = scratch_bytes;
-  host_finish.depth = depth_on_host;
-  host_finish.resources = resources;
-  host_finish.loads_in_flight = 2;
-  host_finish.load_bytes = 4;
+      plan("host_finish", reduce_on_host<NoTrace>, reduce_on_host<RecordTrace>, depth_on_host);
   return {two_kernels, warp_finish, host_finish};
 }
