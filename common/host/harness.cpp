@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "common/host/answers.h"
 #include "common/host/fault_report.h"
@@ -105,11 +107,13 @@ std::string kernel_name(const Plan& p) {
 Plans chosen_plans(const Plans& all, const std::string& name, const std::string& nn) {
   if (name.empty()) return all;
   Plans chosen;
+  std::vector<std::string> seen;  // each name once: a lesson has a plan per backend
   std::string names;
   for (const Plan& p : all) {
     if (kernel_name(p) == name) chosen.push_back(p);
-    if (names.find(kernel_name(p)) == std::string::npos)
-      names += (names.empty() ? "" : ", ") + kernel_name(p);
+    if (std::find(seen.begin(), seen.end(), kernel_name(p)) != seen.end()) continue;
+    seen.push_back(kernel_name(p));
+    names += (names.empty() ? "" : ", ") + kernel_name(p);
   }
   if (chosen.empty())
     throw UsageError("--variant: lesson " + nn + " has no kernel named '" + name +
