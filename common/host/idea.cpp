@@ -111,6 +111,9 @@ std::string where(const IdeaLevel& l, int line) {
 
 int log2_of(unsigned block) { return std::bit_width(block) - 1; }
 
+// The levels of a tree over `block` values, halving each level: ceil(log2(block)) (192 values: 8).
+int tree_levels(unsigned block) { return block <= 1 ? 0 : std::bit_width(block - 1); }
+
 }  // namespace
 
 std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
@@ -125,7 +128,7 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
     const IdeaLevel* deepest = nullptr;
     for (const IdeaLevel& l : f.levels)
       if (l.adds > 0) ++add_levels, deepest = &l;
-    const int tree = log2_of(f.block);
+    const int tree = tree_levels(f.block);
     if (add_levels > tree + 1)
       return intro + "its " + block + " values meet in " + std::to_string(add_levels) +
              " levels of additions, the last at " + where(*deepest, deepest->line) +
@@ -259,7 +262,7 @@ std::optional<IdeaFigures> parse_idea_figures(std::string_view text) {
 
 std::string describe(const Idea& idea) {
   std::vector<std::string> parts;
-  if (idea.tree) parts.emplace_back("a tree of log2(block) levels");
+  if (idea.tree) parts.emplace_back("a tree of ceil(log2(block)) levels");
   if (idea.whole_warps) parts.emplace_back("whole warps working");
   if (idea.no_bank_conflicts) parts.emplace_back("no bank conflicts");
   if (idea.last_warp_unsynced) parts.emplace_back("no __syncthreads in the last warp");

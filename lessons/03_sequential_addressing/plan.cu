@@ -19,6 +19,19 @@ void reduce(const ReduceCall& c) {
            c.block * sizeof(float), c.stream, pass.in, pass.out, pass.count);
 }
 
+// The `non_power_of_two` variant: three quarters of the block's threads (192 for 256, 24 for 32),
+// a block size that is not a power of two, each block reducing that many inputs.
+unsigned three_quarters(unsigned block) { return 3 * block / 4; }
+
+template <class Trace>
+void reduce_any_block(const ReduceCall& c) {
+  const unsigned threads = three_quarters(c.block);
+  for (const Pass& pass : tree_passes(c, threads))
+    launch("sequential_addressing_any_block", sequential_addressing_any_block<Trace>,
+           dim3(pass.blocks), dim3(threads), threads * sizeof(float), c.stream, pass.in, pass.out,
+           pass.count);
+}
+
 }  // namespace
 RL_NAMESPACE_END
 
@@ -26,7 +39,19 @@ template <>
 rl::Plans rl::lesson_plans<3, rl::this_backend>() {
   Plan p = tree_plan<1>(3, "sequential_addressing", "Sequential addressing", reduce<NoTrace>,
                         reduce<RecordTrace>);
-  // Graded in a trace (common/host/idea.h): lesson 02's bank conflicts gone, its whole warps kept.
-  p.idea = {.tree = true, .whole_warps = true, .no_bank_conflicts = true};
-  return {p};
+  Plan any = tree_plan<1>(3, "sequential_addressing", "Sequential addressing",
+                          reduce_any_block<NoTrace>, reduce_any_block<RecordTrace>);
+  any.variant = "non_power_of_two";
+  any.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) {
+    return tree_scratch_bytes(n, three_quarters(block));
+  };
+  any.depth = [](std::uint64_t n, unsigned block, const DeviceShape&) {
+    return tree_depth(n, three_quarters(block));
+  };
+  // Graded in a trace (common/host/idea.h), on this variant, whose tree is the exercise's: lesson
+  // 02's bank conflicts gone and its whole warps kept, at 192 threads. A tree that halves an odd
+  // count loses a value (the totals); one that rounds each half up leaves a warp with idle lanes
+  // beside working ones (whole warps).
+  any.idea = {.tree = true, .whole_warps = true, .no_bank_conflicts = true};
+  return {p, any};
 }

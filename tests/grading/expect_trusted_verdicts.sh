@@ -19,7 +19,7 @@ for w in $who; do mkdir -p "$work/class/$w"; done
 for nn in "${lessons[@]}"; do
   dir=$(ls -d "$root"/lessons/"$nn"_*/)
   for f in "$dir"exercise/*; do
-    [ "$(basename "$f")" = HINTS.md ] && continue
+    case $(basename "$f") in HINTS.md | answers_*.txt) continue ;; esac  # not kernels
     [ ! -d "$work/class/ex" ] || cp "$f" "$work/class/ex/"
     [ ! -d "$work/class/sol" ] || cp "$dir$(basename "$f")" "$work/class/sol/"
   done

@@ -134,6 +134,14 @@ TEST_CASE("the judge on figures that miss one check each", "[host][idea]") {
   for (int k = 0; k < 256; ++k)
     serial.levels.push_back({.level = k, .line = 24, .threads = 1, .adds = k > 0});
   CHECK(fails_with(serial, {.tree = true}, "its 256 values meet in 255 levels"));
+  // a block that is not a power of two: 192 values need ceil(log2(192)) = 8 levels, not 7
+  IdeaFigures any_block = halving_tree(8);
+  any_block.block = 192;
+  CHECK_FALSE(idea_judged(any_block, {.tree = true}));
+  any_block = halving_tree(10);
+  any_block.block = 192;
+  CHECK(fails_with(any_block, {.tree = true}, "its 192 values meet in 10 levels"));
+  CHECK(fails_with(any_block, {.tree = true}, "a tree needs 8"));
 
   IdeaFigures unsynced = halving_tree(8);
   for (IdeaLevel& l : unsynced.levels)
