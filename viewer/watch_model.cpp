@@ -92,9 +92,10 @@ Command grade_command(const WatchTarget& t) {
 
 Command trace_command(const WatchTarget& t, bool solution, const std::string& path) {
   const std::string exe = (solution ? t.solution_build : t.student_build) + "/bin/" + t.folder;
-  // --check-only: the trace needs one checked run, not the timed samples after it.
-  return {{exe, "--backend", "sim", "--n", std::to_string(kWatchTraceN), "--check-only", "--trace",
-           path},
+  // --check-only: the trace needs one checked run, not the timed samples after it. `--variant
+  // graded`: the kernel the exercise asks for (a variant in most lessons), in both builds.
+  return {{exe, "--backend", "sim", "--n", std::to_string(kWatchTraceN), "--check-only",
+           "--variant", "graded", "--trace", path},
           kTraceLimitS,
           path};
 }

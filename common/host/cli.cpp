@@ -239,7 +239,8 @@ RunOptionParser::RunOptionParser(CLI::App& app, RunOptionSet set) : set_(std::mo
   if (set_.which & opt_variant)
     app.add_option("--variant", base_.variant,
                    "run and --trace only this kernel of the lesson, named as the run lists it "
-                   "(the lesson's own, or a variant such as an exercise's)")
+                   "(the lesson's own, or a variant such as an exercise's); `graded`: the one "
+                   "whose idea the exercise's grade reads in a trace (else the lesson's own)")
         ->type_name("NAME");
   if (set_.which & opt_answers)
     app.add_option("--check-answers", base_.check_answers,

@@ -102,10 +102,22 @@ std::string kernel_name(const Plan& p) {
   return std::string(p.variant.empty() ? p.slug : p.variant);
 }
 
+// The kernel `--variant graded` names: the first whose idea the grade checks in a trace (the
+// exercise's variant, where the exercise asks for one), else the lesson's own. The viewer's --watch
+// traces this one, in the student's build and in the solution's.
+std::string graded_kernel(const Plans& all) {
+  for (const Plan& p : all)
+    if (p.idea.any()) return kernel_name(p);
+  for (const Plan& p : all)
+    if (p.variant.empty()) return kernel_name(p);
+  return all.empty() ? std::string() : kernel_name(all.front());
+}
+
 // `all`, or only its plans named `name` (--variant); a UsageError naming the lesson's kernels when
 // none is.
-Plans chosen_plans(const Plans& all, const std::string& name, const std::string& nn) {
-  if (name.empty()) return all;
+Plans chosen_plans(const Plans& all, const std::string& asked, const std::string& nn) {
+  if (asked.empty()) return all;
+  const std::string name = asked == "graded" ? graded_kernel(all) : asked;
   Plans chosen;
   std::vector<std::string> seen;  // each name once: a lesson has a plan per backend
   std::string names;

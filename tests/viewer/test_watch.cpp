@@ -115,7 +115,8 @@ void write(const fs::path& p, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("watch: a round's commands build one target, grade and trace at n = 1000") {
+TEST_CASE(
+    "watch: a round's commands build one target, grade and trace the graded kernel at n = 1000") {
   const WatchTarget t = target();
   CHECK(build_command(t).argv == std::vector<std::string>{"cmake", "--build",
                                                           "/course/build-student", "--target",
@@ -127,7 +128,8 @@ TEST_CASE("watch: a round's commands build one target, grade and trace at n = 10
   const Command sol = trace_command(t, true, "/tmp/w/solution.json");
   CHECK(yours.argv == std::vector<std::string>{"/course/build-student/bin/03_sequential_addressing",
                                                "--backend", "sim", "--n", "1000", "--check-only",
-                                               "--trace", "/tmp/w/yours.json"});
+                                               "--variant", "graded", "--trace",
+                                               "/tmp/w/yours.json"});
   CHECK(sol.argv[0] == "/course/build/bin/03_sequential_addressing");
   // The same input for both: only the executable and the file differ.
   CHECK(std::vector<std::string>(yours.argv.begin() + 1, yours.argv.end() - 1) ==

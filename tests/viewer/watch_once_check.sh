@@ -46,7 +46,7 @@ file_re="(.*/)?submission/$kernel"
 echo "== 1. the untouched exercise"
 round 1
 expect "^watch $lesson: $file_re, round 1$"
-expect "^result: FAILED \[[a-z ]+\]: n=[0-9]+ "
+expect "^result: FAILED \[[a-z ]+\]: (variant [a-z_]+ )?n=[0-9]+ "
 expect "^hint: .*--hint [123]"
 expect "^traces: yours [0-9]+ events, the solution's [0-9]+; same input \(n=1000, block 32\); first difference: launch "
 
