@@ -57,48 +57,17 @@ std::string warp_levels(unsigned block) {
 
 // block -> median ms, from the committed run.
 std::map<unsigned, double> measured() {
-  const std::string path = committed_asset_path(measured_file);
-  std::ifstream in(path);
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-  if (doc.is_discarded() || !doc.contains("runs"))
-    throw UsageError("question 3's measurements cannot be read: " + path);
+  const nlohmann::json doc = committed_json(measured_file, {"runs"});
   std::map<unsigned, double> ms;
   for (const auto& r : doc["runs"])
     if (r.value("lesson", 0) == 3 && r.value("variant", "") == "" &&
         r.value("n", std::uint64_t{0}) == question_n)
       ms[r["block"].get<unsigned>()] = r["time"]["median_ms"].get<double>();
   for (const unsigned b : block_sizes)
-    if (!ms.count(b)) throw UsageError(path + " has no run at block " + std::to_string(b));
+    if (!ms.count(b))
+      throw UsageError(committed_asset_path(measured_file) + " has no run at block " +
+                       std::to_string(b));
   return ms;
-}
-
-std::string fastest_first() {
-  const auto ms = measured();
-  std::vector<unsigned> order(std::begin(block_sizes), std::end(block_sizes));
-  std::sort(order.begin(), order.end(),
-            [&](unsigned a, unsigned b) { return ms.at(a) < ms.at(b); });
-  std::string text;
-  for (const unsigned b : order) text += (text.empty() ? "" : ", ") + std::to_string(b);
-  return text;
-}
-
-// The five block sizes, each once, and no pair in the wrong order by more than a tie.
-bool same_order(const std::string& given, const std::string&) {
-  const auto ms = measured();
-  const auto words = answer_words(given);
-  std::vector<unsigned> order;
-  for (const std::string& w : words) {
-    const auto b = static_cast<unsigned>(std::strtoul(w.c_str(), nullptr, 10));
-    if (!ms.count(b) || std::to_string(b) != w ||
-        std::find(order.begin(), order.end(), b) != order.end())
-      return false;
-    order.push_back(b);
-  }
-  if (order.size() != ms.size()) return false;
-  for (std::size_t i = 0; i < order.size(); ++i)
-    for (std::size_t j = i + 1; j < order.size(); ++j)
-      if (ms.at(order[i]) > ms.at(order[j]) * (1 + tie)) return false;
-  return true;
 }
 
 }  // namespace
@@ -129,7 +98,10 @@ LessonExtras extras() {
                          "idle: how many blocks can an SM hold at once, and how much of each "
                          "block's time is its tree? Times within 2% of each other may come in "
                          "either order.",
-                         [] { return fastest_first(); }, same_order});
+                         [] { return fastest_first(named(measured())); },
+                         [](const std::string& given, const std::string&) {
+                           return same_order(given, named(measured()), tie);
+                         }});
   return e;
 }
 

@@ -54,8 +54,10 @@ for key, wrong in wrongs:
         fail(f"the test's wrong answer for {key} is the right one")
     if code == 0 or "wrong" not in line or f"answers: {total - 1} of {total} right" not in out:
         fail(f"{key} = {wrong} was not named as wrong (exit {code}):\n{out}")
-    # (an answer of one or two digits may stand in a nudge's words by chance: "2 * stride")
-    if len(right[key]) >= 3 and right[key] in line:
+    # The nudge: the line after the echoed answer. (An answer of one or two digits may stand in a
+    # nudge's words by chance: "2 * stride".)
+    nudge = line.split(f"({wrong})", 1)[-1]
+    if len(right[key]) >= 3 and right[key] in nudge:
         fail(f"the nudge for {key} gives the answer away: {line}")
     print(f"{key} = {wrong}: {line.strip()[:110]}")
 
