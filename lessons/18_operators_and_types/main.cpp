@@ -26,6 +26,9 @@ using namespace rl;
 
 namespace {
 
+// This lesson's number: its grade's and its hints' (exercise/HINTS.md).
+constexpr int lesson = 18;
+
 // The graded cases: sizes around a warp, a block and a 16-byte load, a misaligned start (one
 // element past 16 bytes: a scalar head), and plans of several blocks with several loads a thread.
 struct GradedCase {
@@ -48,7 +51,7 @@ std::vector<unsigned char> output_bytes(const OpValue& v) {
 // first wrong answer; the failure line names the operator, type, n, seed, offset, expected and got.
 int grade(const std::string& program_path, const RunOptions& options) {
   return grade_runs(
-      std::cout, program_path, 18, "operators_and_types",
+      std::cout, program_path, lesson, "operators_and_types",
       std::string(ops_kernels(Backend::sim)->source), options,
       [&](Device& d) -> std::optional<std::vector<GradedRun>> {
         const OpsKernels* k = ops_kernels(d.backend());
@@ -109,7 +112,7 @@ int run(int argc, char** argv) {
   app.add_option("--types", types_text, "comma-separated element types")->capture_default_str();
   if (!parse_command_line(app, argc, argv)) return exit_ok;
   const RunOptions o = shared.resolve();
-  if (print_hint_if_asked(o, 17)) return exit_ok;
+  if (print_hint_if_asked(o, lesson)) return exit_ok;
   if (o.grade) return grade(argv[0], o);
   const auto ops = parse_op_list(ops_text);
   const auto types = parse_dtype_list(types_text);

@@ -28,6 +28,9 @@ using namespace rl;
 
 namespace {
 
+// This lesson's number: its grade's and its hints' (exercise/HINTS.md).
+constexpr int lesson = 21;
+
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> items;
   std::stringstream in(text);
@@ -105,8 +108,8 @@ std::optional<double> torch_ms(const nlohmann::json& baseline,
 int grade(const std::string& program_path, const RunOptions& o) {
   constexpr std::uint64_t rerun_elements = std::uint64_t{1} << 15;
   return grade_runs(
-      std::cout, program_path, 21, "any_axes", std::string(axes_kernels(Backend::sim)->source), o,
-      [&](Device& d) -> std::optional<std::vector<GradedRun>> {
+      std::cout, program_path, lesson, "any_axes", std::string(axes_kernels(Backend::sim)->source),
+      o, [&](Device& d) -> std::optional<std::vector<GradedRun>> {
         if (!axes_kernels(d.backend())) return std::nullopt;
         std::vector<GradedRun> runs;
         for (const PlanCase& c : axes_plan_cases())
@@ -163,7 +166,7 @@ int run(int argc, char** argv) {
   const RunOptionParser shared(app, set);
   if (!parse_command_line(app, argc, argv)) return exit_ok;
   const RunOptions o = shared.resolve();
-  if (print_hint_if_asked(o, 20)) return exit_ok;
+  if (print_hint_if_asked(o, lesson)) return exit_ok;
 
   if (o.grade) return grade(argv[0], o);
   const std::uint64_t seed = o.seed;
