@@ -135,13 +135,14 @@ int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {
   app.add_option("--baseline", baseline_path,
                  "torch timings (tests/device/torch_baselines.py) for the x torch column");
   RunOptionSet set{opt_reps | opt_seed | opt_json | opt_check_only | opt_backend | opt_sim |
-                   opt_grade | opt_grade_record};
+                   opt_grade | opt_grade_record | (lesson.questions.empty() ? 0u : opt_answers)};
   set.gpu_reps = 30;
   set.json_help = "write the table to this file (schema reducelab.matrix)";
   const RunOptionParser shared(app, set);
   if (!parse_command_line(app, argc, argv)) return exit_ok;
   const RunOptions o = shared.resolve();
   if (print_hint_if_asked(o, std::stoi(lesson.program.substr(0, 2)))) return exit_ok;
+  if (!o.check_answers.empty()) return check_answers(std::cout, o.check_answers, lesson.questions);
 
   if (o.grade) return grade(argv[0], o, lesson);
   const std::uint64_t seed = o.seed;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/host/answers.h"
 #include "common/host/device.h"
 #include "common/host/matrix_cases.h"
 #include "common/host/typed.h"
@@ -45,6 +46,9 @@ struct MatrixLesson {
   std::vector<MatrixCase> (*graded_cases)() = nullptr;
   const CubMatrixSum* cub = nullptr;  // nullptr without CUDA
   std::optional<MatrixExtra> extra;
+  // The exercise's graded questions (answers.h): `--check-answers FILE` checks them. Empty: the
+  // lesson takes no such option.
+  std::vector<Question> questions;
 };
 
 // "4096x4096", "2^20x8": one shape; zero, overflow and anything else malformed are a UsageError.
