@@ -44,4 +44,42 @@ __global__ void __launch_bounds__(Block)
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
+// The `non_power_of_two` variant: the same unrolled tree for a Block that is a whole number of
+// warps but not a power of two (plan.cu instantiates three quarters of the block: 96, 192, 384,
+// 768). Lesson 06's levels would lose the values past the largest power of two below Block.
+template <unsigned Block, class Trace = NoTrace>
+__global__ void __launch_bounds__(Block)
+    complete_unroll_any_block(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  // whole warps: the warp tail's __syncwarp() names all 32 lanes
+  static_assert(Block >= 32 && Block <= 1024 && Block % 32 == 0, "whole warps, at most 1024");
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t first = std::uint64_t{blockIdx.x} * (2 * Block);
+  partial[tid] = add_while_loading<Trace>(in, n, first, Block);  // lesson 04
+  __syncthreads();
+
+  // A level with half `Half` exists when Block is above it; it folds the slots from Half on onto
+  // those below: Block - Half of them at the first level that exists (64 for 192: two whole
+  // warps), Half at every level after, once the live slots are a power of two.
+  if constexpr (Block > 512) {
+    if (tid < (Block - 512 < 512 ? Block - 512 : 512)) partial[tid] += partial[tid + 512];
+    __syncthreads();
+  }
+  if constexpr (Block > 256) {
+    if (tid < (Block - 256 < 256 ? Block - 256 : 256)) partial[tid] += partial[tid + 256];
+    __syncthreads();
+  }
+  if constexpr (Block > 128) {
+    if (tid < (Block - 128 < 128 ? Block - 128 : 128)) partial[tid] += partial[tid + 128];
+    __syncthreads();
+  }
+  if constexpr (Block > 64) {
+    if (tid < (Block - 64 < 64 ? Block - 64 : 64)) partial[tid] += partial[tid + 64];
+    __syncthreads();
+  }
+  // the levels leave 64 live slots, or Block where it is 32 or 64
+  if (tid < 32) warp_tail_in_shared<Trace>(partial, tid, Block < 64 ? Block : 64);
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
 RL_NAMESPACE_END

@@ -23,6 +23,21 @@ void reduce(const ReduceCall& c) {
   });
 }
 
+// The `non_power_of_two` variant's Block: three quarters of the run's block from 128 threads on
+// (96, 192, 384, 768), the block itself below (its warp tail needs whole warps).
+constexpr unsigned three_quarters(unsigned block) { return block >= 128 ? 3 * block / 4 : block; }
+
+template <class Trace>
+void reduce_any_block(const ReduceCall& c) {
+  with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
+    constexpr unsigned Threads = three_quarters(Block);
+    for (const Pass& pass : tree_passes(c, 2 * Threads))
+      launch("complete_unroll_any_block", complete_unroll_any_block<Threads, Trace>,
+             dim3(pass.blocks), dim3(Threads), Threads * sizeof(float), c.stream, pass.in, pass.out,
+             pass.count);
+  });
+}
+
 }  // namespace
 RL_NAMESPACE_END
 
@@ -30,10 +45,21 @@ template <>
 rl::Plans rl::lesson_plans<6, rl::this_backend>() {
   Plan p = tree_plan<2>(6, "complete_unroll", "Complete unroll (block size as a template)",
                         reduce<NoTrace>, reduce<RecordTrace>);
-  // Graded in a trace (common/host/idea.h): lesson 05's idea kept. The unrolling itself leaves
-  // the same tree in a trace (a loop with a constant bound unrolls the same way), so the trace
-  // cannot grade it.
-  p.idea = {
+  Plan any = tree_plan<2>(6, "complete_unroll", "Complete unroll (block size as a template)",
+                          reduce_any_block<NoTrace>, reduce_any_block<RecordTrace>);
+  any.variant = "non_power_of_two";
+  any.scratch_bytes = [](std::uint64_t n, unsigned block, const DeviceShape&) {
+    return tree_scratch_bytes(n, 2ull * three_quarters(block));
+  };
+  any.depth = [](std::uint64_t n, unsigned block, const DeviceShape&) {
+    return tree_depth(n, 2ull * three_quarters(block));
+  };
+  // Graded in a trace (common/host/idea.h), on this variant, whose levels are the exercise's:
+  // lesson 05's idea kept at 192 threads. A chain that halves an odd count rounded up leaves a
+  // warp with idle lanes beside working ones; one that halves down loses values (the totals). The
+  // unrolling itself leaves the same tree in a trace (a loop with a constant bound unrolls the same
+  // way), so the trace cannot grade it.
+  any.idea = {
       .tree = true, .whole_warps = true, .no_bank_conflicts = true, .last_warp_unsynced = true};
-  return {p};
+  return {p, any};
 }
