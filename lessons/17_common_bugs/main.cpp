@@ -1,14 +1,15 @@
 // Lesson 17's executable: ten classic mistakes (broken.cuh) and their fixes (common_bugs.cuh, the
 // file a student build grades), each run in a child process with a timeout, so that a kernel that
 // hangs a GPU cannot take the program with it. One line per kernel says what happened.
-//   17_common_bugs --list                      the bugs, what each does wrong, and the grader's
-//   class 17_common_bugs --bug NAME [--bug NAME2]    run one (or more) on the graded cases, as the
-//   grader does 17_common_bugs --all                       run all ten (also the default) ...
-//   --fixed                                this build's kernels instead: the fixes, or yours ...
-//   --n N [--block B --seed S --dist D]    one case instead of the graded ones; --repeat R runs it
-//   R times 17_common_bugs --grade / --hint K          grade this build's ten kernels / print a
-//   hint
-// Read in this order: broken.cuh (the bugs), common_bugs.cuh (the fixes), plan.cu, this file.
+//   --list                   the bugs, what each does wrong, the grader's class
+//   --bug NAME [--bug N2]    run one (or more) on the graded cases, as the grader does
+//   --all                    run all ten (also the default)
+//   --fixed                  this build's kernels instead: the fixes, or yours
+//   --n N [--block B ...]    one case instead of the graded ones; --repeat R runs it R times
+//   --grade / --hint K       grade this build's ten kernels / print a hint
+//   --check-answers FILE     check the exercise's predictions (questions.cpp)
+// Read in this order: broken.cuh (the bugs), common_bugs.cuh (the fixes), plan.cu, questions.cpp
+// (the exercise's questions, each answer derived), this file.
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -29,6 +30,7 @@
 #include "common/host/table.h"
 #include "common/host/watchdog.h"
 #include "lessons/17_common_bugs/bugs.h"
+#include "lessons/17_common_bugs/questions.h"
 
 using namespace rl;
 
@@ -225,7 +227,9 @@ void list_bugs() {
 
 int run(int argc, const char* const* argv) {
   CLI::App app(title, program);
-  RunOptionParser parser(app);
+  RunOptionSet set;
+  set.which |= opt_answers;
+  RunOptionParser parser(app, set);
   Options o;
   app.add_option(
       "--bug", o.bugs, "run this bug (repeatable): " + [] {
@@ -249,6 +253,8 @@ int run(int argc, const char* const* argv) {
     print_hint(std::cout, 17, o.run.hint);
     return exit_ok;
   }
+  if (!o.run.check_answers.empty())
+    return check_answers(std::cout, o.run.check_answers, bug_reports::questions());
   if (!o.run.trace_path.empty() || !o.run.json_path.empty() || o.run.reps_given)
     throw UsageError(
         "lesson 17 checks kernels, it does not time or trace them: --trace, --json and --reps do "

@@ -1,7 +1,8 @@
 // Lesson 18's executable: every operator on every element type, verified against the CPU reference,
 // then timed next to its own type's sum and CUB's counterpart. --json FILE writes the table
 // (schema reducelab.ops, common/RESULTS.md). --grade grades the kernel this build was made with
-// (the solution, or in a student build the exercise or a submission); --hint N prints a hint.
+// (the solution, or in a student build the exercise or a submission); --hint N prints a hint;
+// --check-answers FILE checks the exercise's predictions (questions.cpp).
 #include <CLI/CLI.hpp>
 #include <cstring>
 
@@ -21,6 +22,7 @@
 #include "common/host/typed_outputs.h"
 #include "common/host/watchdog.h"
 #include "lessons/18_operators_and_types/ops_api.h"
+#include "lessons/18_operators_and_types/questions.h"
 
 using namespace rl;
 
@@ -103,7 +105,7 @@ int run(int argc, char** argv) {
   std::string ops_text = "sum,max,min,mean,variance,argmax,argmin",
               types_text = "float32,float64,float16,bfloat16,int32";
   RunOptionSet set{opt_n | opt_reps | opt_seed | opt_json | opt_check_only | opt_backend | opt_sim |
-                   opt_grade | opt_grade_record};
+                   opt_grade | opt_grade_record | opt_answers};
   set.n_help =
       "elements per reduction: 1000, 2^28, 2^24+3 (default: 2^28 on a GPU, 2^16 simulated)";
   set.json_help = "write the table to this file (schema reducelab.ops)";
@@ -113,6 +115,8 @@ int run(int argc, char** argv) {
   if (!parse_command_line(app, argc, argv)) return exit_ok;
   const RunOptions o = shared.resolve();
   if (print_hint_if_asked(o, lesson)) return exit_ok;
+  if (!o.check_answers.empty())
+    return check_answers(std::cout, o.check_answers, widened::questions());
   if (o.grade) return grade(argv[0], o);
   const auto ops = parse_op_list(ops_text);
   const auto types = parse_dtype_list(types_text);
