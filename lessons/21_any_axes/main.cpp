@@ -2,7 +2,8 @@
 // reference, then timed next to CUB's nearest call and (with --baseline) PyTorch's torch.sum.
 // --explain prints each plan; --json FILE writes the table (schema reducelab.axes,
 // common/RESULTS.md). --grade grades the plan this build was made with (axes_plan.cpp, or the
-// exercise or a submission) and the reductions made with it; --hint N prints a hint.
+// exercise or a submission) and the reductions made with it; --hint N prints a hint;
+// --check-answers FILE checks the exercise's predictions (questions.cpp).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include "common/host/typed_outputs.h"
 #include "lessons/21_any_axes/axes_api.h"
 #include "lessons/21_any_axes/axes_cases.h"
+#include "lessons/21_any_axes/questions.h"
 
 using namespace rl;
 
@@ -161,12 +163,14 @@ int run(int argc, char** argv) {
                  "PyTorch's times (tests/device/torch_baselines.py --out FILE)");
   app.add_flag("--explain", explain, "print each case's plan and launch, then stop");
   RunOptionSet set{opt_reps | opt_seed | opt_json | opt_check_only | opt_backend | opt_sim |
-                   opt_grade | opt_grade_record};
+                   opt_grade | opt_grade_record | opt_answers};
   set.json_help = "write the table to this file (schema reducelab.axes)";
   const RunOptionParser shared(app, set);
   if (!parse_command_line(app, argc, argv)) return exit_ok;
   const RunOptions o = shared.resolve();
   if (print_hint_if_asked(o, lesson)) return exit_ok;
+  if (!o.check_answers.empty())
+    return check_answers(std::cout, o.check_answers, axes_by_hand::questions());
 
   if (o.grade) return grade(argv[0], o);
   const std::uint64_t seed = o.seed;

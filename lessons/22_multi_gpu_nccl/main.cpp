@@ -1,7 +1,8 @@
 // Lesson 22's executable: a sum over every visible GPU (or --gpus K), checked against the CPU
 // reference; --scaling runs 1, 2, 4, 8 GPUs; --processes runs one process per GPU. The reduction
 // itself is in multi_gpu.cu (its collective in collective.cuh); this file is the command line, the
-// checks and the report. --grade grades the collective this build was made with; --hint N a hint.
+// checks and the report. --grade grades the collective this build was made with; --hint N a hint;
+// --check-answers FILE the exercise's predictions (questions.cpp: committed runs only, no GPU).
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@
 #include "common/host/table.h"
 #include "common/host/watchdog.h"
 #include "lessons/22_multi_gpu_nccl/multi_gpu.h"
+#include "lessons/22_multi_gpu_nccl/questions.h"
 
 namespace rl {
 namespace {
@@ -348,7 +350,7 @@ int lesson(int argc, const char* const* argv) {
   CLI::App app(title, program);
   // No --trace (lesson 12's kernel does the local work: trace it there) and no simulator options
   // (NCCL has no simulator).
-  RunOptionSet set{lesson_options & ~(opt_trace | opt_sim | opt_racecheck)};
+  RunOptionSet set{(lesson_options & ~(opt_trace | opt_sim | opt_racecheck)) | opt_answers};
   set.n_help =
       "floats in all, split over the GPUs: 1000, 2^30 or 2^30+3 (default: 2^28 per GPU, see "
       "--n-per-gpu)";
@@ -373,6 +375,9 @@ int lesson(int argc, const char* const* argv) {
     print_hint(std::cout, 22, o.run.hint);
     return exit_ok;
   }
+  // Before anything looks for a GPU: the answers come from the committed runs alone.
+  if (!o.run.check_answers.empty())
+    return check_answers(std::cout, o.run.check_answers, collective_cost::questions());
   if (o.run.grade) return grade(argv[0], o);
 
   if (o.run.backend == Backend::sim)
