@@ -73,8 +73,8 @@ using ReduceFunction = void (*)(const ReduceCall& call);
 // What a lesson's grade checks of its idea in a trace of its kernel's first block, beside right
 // totals (common/host/idea.h). Each check is a flaw an earlier rung had and this one removes.
 struct Idea {
-  // The block's values meet in a tree: at most log2(block) + 1 levels of additions (the + 1 for an
-  // add while loading), not one thread adding them one after another.
+  // The block's values meet in a tree: at most ceil(log2(block)) + 1 levels of additions (the + 1
+  // for an add while loading), not one thread adding them one after another.
   bool tree = false;
   // Whole warps work or rest: no warp has idle lanes at a level where 32 or more threads work.
   bool whole_warps = false;
