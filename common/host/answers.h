@@ -64,9 +64,9 @@ std::map<std::string, double> named(const std::map<Number, double>& times) {
 
 // Reads the answers file at `path` and checks every question against it: prints one line a
 // question that is not right (wrong, with its nudge; or not answered) and a last line `answers: K
-// of N right` (only `answers: none given yet` where every answer is blank). Returns 0 when every answer is right, 1 otherwise. A file that cannot be read, a line
-// that is not `key = value`, a key no question has or one given twice is a UsageError (one line,
-// before anything is derived).
+// of N right` (only `answers: none given yet` where every answer is blank). Returns 0 when every
+// answer is right, 1 otherwise. A file that cannot be read, a line that is not `key = value`, a key
+// no question has or one given twice is a UsageError (one line, before anything is derived).
 int check_answers(std::ostream& out, const std::string& path,
                   const std::vector<Question>& questions);
 

@@ -67,8 +67,8 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea);
 std::string to_text(const IdeaFigures& f);
 std::optional<IdeaFigures> parse_idea_figures(std::string_view text);
 
-// What the grade checks of an idea, in words ("a tree of ceil(log2(block)) levels; whole warps; ..."),
-// for the grader's progress line and the exercises.
+// What the grade checks of an idea, in words ("a tree of ceil(log2(block)) levels; whole warps;
+// ..."), for the grader's progress line and the exercises.
 std::string describe(const Idea& idea);
 
 }  // namespace rl

@@ -3,6 +3,8 @@
 //   common/backends/gpu/streaming_ceiling.cuh   the ceiling: the fastest this GPU reads N floats
 //   main.cpp                                    this file: times it and CUB's sum on one input
 //   common/host/session.cpp                     how every time in the course is taken
+//   questions.cpp                               the exercise's questions (--check-answers), each
+//                                               answer derived from the committed H100 runs
 // On the simulator, which times no GPU, it prints what the course's GPU measured at this N
 // (assets/results/h100-bench.json), with that GPU's name and the date.
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include "common/host/session.h"
 #include "common/host/table.h"
 #include "common/runner/sim_counts.h"
+#include "lessons/00_measuring/questions.h"
 
 namespace {
 
@@ -91,13 +94,16 @@ int main(int argc, char** argv) {
   return guarded([&] {
     CLI::App app("Lesson 00: the streaming-read ceiling and CUB's sum, the course's two yardsticks",
                  "00_measuring");
-    RunOptionSet set{opt_n | opt_reps | opt_seed | opt_backend};
+    RunOptionSet set{opt_n | opt_reps | opt_seed | opt_backend | opt_answers};
     set.n_help =
         "number of float32 elements: 1000, 2^24 or 2^24+3 (default 2^28; simulated: a "
         "power of two from 2^10 to 2^28, which the course's GPU measured)";
     RunOptionParser parser(app, set);
     if (!parse_command_line(app, argc, argv)) return exit_ok;
     const RunOptions o = parser.resolve();
+    // The answers come from committed files: checking them opens no device.
+    if (!o.check_answers.empty())
+      return check_answers(std::cout, o.check_answers, cost_bounds::questions());
     validate(o);
     return measure(o);
   });
