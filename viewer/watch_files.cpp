@@ -42,13 +42,20 @@ bool on(const std::string& cmake_bool) {
   return std::regex_match(cmake_bool, yes);
 }
 
+// exercise/answers_NN.txt: the student's predictions, data for --check-answers, not code to build.
+bool answers_file(const std::string& name) {
+  return name.rfind("answers_", 0) == 0 && name.size() > 4 &&
+         name.compare(name.size() - 4, 4, ".txt") == 0;
+}
+
 std::string absolute(const std::string& p) {
   std::error_code ec;
   const fs::path a = fs::weakly_canonical(fs::absolute(p), ec);
   return ec ? fs::absolute(p).lexically_normal().string() : a.string();
 }
 
-// Lesson `nn`'s folder in `tree` and its exercise's file (the one beside HINTS.md), or why not.
+// Lesson `nn`'s folder in `tree` and its exercise's file (the one beside HINTS.md and the answers
+// to its questions), or why not.
 std::string find_lesson(const std::string& tree, const std::string& nn, std::string& folder,
                         std::string& kernel) {
   std::error_code ec;
@@ -60,8 +67,9 @@ std::string find_lesson(const std::string& tree, const std::string& nn, std::str
       folder = e.path().filename().string();
   if (folder.empty()) return "--watch: there is no lesson " + nn + " in " + lessons.string();
   for (const auto& e : fs::directory_iterator(lessons / folder / "exercise", ec))
-    if (e.is_regular_file() && e.path().filename() != "HINTS.md")
-      kernel = e.path().filename().string();
+    if (const std::string name = e.path().filename().string();
+        e.is_regular_file() && name != "HINTS.md" && !answers_file(name))
+      kernel = name;
   if (kernel.empty())
     return "--watch: lesson " + nn + " has no exercise file (nothing in lessons/" + folder +
            "/exercise/ to watch)";

@@ -380,7 +380,11 @@ TEST_CASE("watch: --watch refuses, in one line, what it cannot watch") {
   const fs::path tree = scratch("tree");
   write(tree / "lessons/03_sequential_addressing/exercise/sequential_addressing.cuh", "// x\n");
   write(tree / "lessons/03_sequential_addressing/exercise/HINTS.md", "hints\n");
+  // the answers to the exercise's questions are data beside the kernel, never the file to watch
+  write(tree / "lessons/03_sequential_addressing/exercise/answers_03.txt", "grids_b64 =\n");
+  write(tree / "lessons/03_sequential_addressing/exercise/answers_99.txt", "x =\n");
   write(tree / "lessons/00_measuring/README.md", "no exercise\n");
+  write(tree / "lessons/00_measuring/exercise/answers_00.txt", "floor_us_2p24 =\n");
   write(tree / "lessons/14_versus_cub/exercise/versus_cub.cuh", "// cub\n");
   write(tree / "lessons/14_versus_cub/exercise/HINTS.md", "hints\n");
   const fs::path student = tree / "build-student", solution = tree / "build";
