@@ -116,6 +116,16 @@ int tree_levels(unsigned block) { return block <= 1 ? 0 : std::bit_width(block -
 
 }  // namespace
 
+int last_warp_adds(const IdeaFigures& f) {
+  int last_barrier = -1;
+  for (const IdeaLevel& l : f.levels)
+    if (l.barriers > 0) last_barrier = l.level;
+  int adds = 0;
+  for (const IdeaLevel& l : f.levels)
+    if (l.level > last_barrier) adds += l.adds;
+  return adds;
+}
+
 std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
   if (!idea.any()) return std::nullopt;
   const std::string block = std::to_string(f.block);

@@ -45,6 +45,10 @@ struct IdeaFigures {
   friend bool operator==(const IdeaFigures&, const IdeaFigures&) = default;
 };
 
+// The additions of a block's last warp: those of the levels after the last one a __syncthreads
+// closes (the questions of exercises 05 and 06 count them).
+int last_warp_adds(const IdeaFigures& f);
+
 // The figures of block 0 of a trace's first launch, or of its last (its block and grid sizes from
 // that launch).
 IdeaFigures idea_figures_of(const Trace& t, bool last_launch = false);

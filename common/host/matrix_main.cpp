@@ -17,6 +17,7 @@
 #include "common/host/cli.h"
 #include "common/host/grade_main.h"
 #include "common/host/harness.h"
+#include "common/host/profile_record.h"
 #include "common/host/results.h"
 #include "common/host/sim_budget.h"
 #include "common/host/table.h"
@@ -120,6 +121,20 @@ MatrixShape parse_shape(const std::string& text) {
   if (*m > max_size / *n)
     throw UsageError("--shape " + text + " is too large: M x N is over 2^62 elements");
   return {*m, *n};
+}
+
+std::string shape_label(const MatrixShape& s) {
+  const auto dimension = [](std::uint64_t d) {
+    return d >= (std::uint64_t{1} << 20) ? size_label(d) : std::to_string(d);
+  };
+  return dimension(s.m) + "x" + dimension(s.n);
+}
+
+std::string shape_key(const MatrixShape& s) {
+  std::string text = shape_label(s);
+  for (char& c : text)
+    if (c == '^') c = 'p';
+  return text;
 }
 
 int matrix_main(int argc, char** argv, const MatrixLesson& lesson) {

@@ -56,6 +56,11 @@ struct MatrixShape {
   std::uint64_t m = 0, n = 0;
 };
 MatrixShape parse_shape(const std::string& text);
+// A shape as the READMEs and the exercises' questions write it, 2^20 and above as a power of two
+// where it is one ("4096x4096", "4x2^22"); and as a key of an answers file, '^' written as 'p'
+// ("4x2p22").
+std::string shape_label(const MatrixShape& s);
+std::string shape_key(const MatrixShape& s);
 
 int matrix_main(int argc, char** argv, const MatrixLesson& lesson);
 

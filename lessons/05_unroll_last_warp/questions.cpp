@@ -29,16 +29,9 @@ std::string barriers(unsigned block) {
   return std::to_string(count);
 }
 
-// The additions of the last warp's levels: those after the last level a __syncthreads closes.
+// The additions of the last warp's levels, in the lesson's own tail or the narrowing one.
 std::string tail_adds(bool narrowing) {
-  const IdeaFigures f = committed_trace_figures(committed_trace(256, narrowing));
-  int last_barrier = -1;
-  for (const IdeaLevel& l : f.levels)
-    if (l.barriers > 0) last_barrier = l.level;
-  int adds = 0;
-  for (const IdeaLevel& l : f.levels)
-    if (l.level > last_barrier) adds += l.adds;
-  return std::to_string(adds);
+  return std::to_string(last_warp_adds(committed_trace_figures(committed_trace(256, narrowing))));
 }
 
 // The __syncwarp calls lane 0 of block 0 passes at 256 threads: the trace's warp barriers of warp 0

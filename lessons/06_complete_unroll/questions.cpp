@@ -46,16 +46,7 @@ std::string block_levels(unsigned block) {
 
 // The additions of warp_tail_in_shared's six levels: those after the last level a __syncthreads
 // closes.
-std::string tail_adds(unsigned block) {
-  const IdeaFigures f = one_block(block);
-  int last_barrier = -1;
-  for (const IdeaLevel& l : f.levels)
-    if (l.barriers > 0) last_barrier = l.level;
-  int adds = 0;
-  for (const IdeaLevel& l : f.levels)
-    if (l.level > last_barrier) adds += l.adds;
-  return std::to_string(adds);
-}
+std::string tail_adds(unsigned block) { return std::to_string(last_warp_adds(one_block(block))); }
 
 struct Range {
   double min = 0, max = 0;

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common/host/cli.h"
+#include "common/host/matrix_main.h"
 #include "common/host/plan.h"
-#include "common/host/profile_record.h"
 #include "common/host/results.h"
 // The course's plan, with the course's own kernel header: this executable's sources never take a
 // student's in its place (CMake points only the lesson's library at it).
@@ -28,70 +28,52 @@ static_assert(sizeof(Float32) == sizeof(float));
 // The course's H200 run of the lesson's float32 sum at five shapes.
 const char* const h200_file = "results/h200-rows.json";
 
-// A matrix of float32, as the questions name it: "4096x4096", "4x2^22".
-struct Shape {
-  std::uint64_t m, n;
-};
-
-std::string dimension(std::uint64_t d) {
-  // as the README writes N: 2^20 and above as a power of two where it is one
-  return d >= (std::uint64_t{1} << 20) ? size_label(d) : std::to_string(d);
-}
-
-std::string shape_text(Shape s) { return dimension(s.m) + "x" + dimension(s.n); }
-
-// The key's suffix: the shape with '^' written as 'p' ("4x2p22").
-std::string key_text(Shape s) {
-  std::string text = shape_text(s);
-  for (char& c : text)
-    if (c == '^') c = 'p';
-  return text;
-}
-
 // The plan the course's H100 (132 SMs of 2048 threads) gets for a matrix whose rows start on
 // 16-byte boundaries wherever their length lets them (an aligned base, as the benchmark allocates).
-RowPlan plan(Shape s) {
+RowPlan plan(const MatrixShape& s) {
   return rows_plan<Float32>(s.m, s.n, s.n * sizeof(Float32) % 16 == 0, DeviceShape{});
 }
 
 // The kernel the plan launches: a group of lanes (a warp at most) a row, a block a row, or several
 // blocks a row.
-std::string kernel(Shape s) {
+std::string kernel(const MatrixShape& s) {
   const RowPlan p = plan(s);
   if (p.lanes > 0) return "rows_by_groups";
   return p.splits == 1 ? "rows_by_block" : "rows_by_split_blocks";
 }
 
 // The H200's median time of the lesson's float32 sum at this shape, in microseconds.
-double h200_us(Shape s) {
+double h200_us(const MatrixShape& s) {
   const nlohmann::json doc = committed_json(h200_file, {"runs"});
   for (const auto& r : doc["runs"])
     if (r.value("op", "") == "sum" && r.value("dtype", "") == "float32" &&
         r.value("shape", nlohmann::json::array()) == nlohmann::json{s.m, s.n})
       return r.at("time").at("median_ms").get<double>() * 1e3;
-  throw UsageError(committed_asset_path(h200_file) + " has no float32 sum at " + shape_text(s));
+  throw UsageError(committed_asset_path(h200_file) + " has no float32 sum at " + shape_label(s));
 }
 
 }  // namespace
 
 std::vector<Question> questions() {
   std::vector<Question> q;
-  for (const Shape s : {Shape{8192, 4096}, Shape{2048, 4096}, Shape{512, 4096}, Shape{256, 8192}})
-    q.push_back({"kernel_" + key_text(s),
+  for (const MatrixShape s : {MatrixShape{8192, 4096}, MatrixShape{2048, 4096},
+                              MatrixShape{512, 4096}, MatrixShape{256, 8192}})
+    q.push_back({"kernel_" + shape_key(s),
                  "Count a row's 16-byte loads first. Up to 256, the lanes of one warp take it; up "
                  "to 1024, only with a row for at least half of the warps the GPU holds at once. "
                  "Past that, slicing a row needs fewer rows than the GPU holds blocks at once, and "
                  "still 4 loads for each thread of a slice.",
                  [s] { return kernel(s); },
                  {}});
-  for (const Shape s : {Shape{4096, 32}, Shape{4096, 30}, Shape{4096, 12}})
-    q.push_back({"lanes_" + key_text(s),
+  for (const MatrixShape s : {MatrixShape{4096, 32}, MatrixShape{4096, 30}, MatrixShape{4096, 12}})
+    q.push_back({"lanes_" + shape_key(s),
                  "A lane a load, rounded up to a power of two, at most 32. Is a row of this "
                  "length a whole number of 16-byte loads? If not, every load is one float.",
                  [s] { return std::to_string(plan(s).lanes); },
                  {}});
-  for (const Shape s : {Shape{32, 32768}, Shape{1000, 16384}, Shape{4, std::uint64_t{1} << 22}})
-    q.push_back({"splits_" + key_text(s),
+  for (const MatrixShape s :
+       {MatrixShape{32, 32768}, MatrixShape{1000, 16384}, MatrixShape{4, std::uint64_t{1} << 22}})
+    q.push_back({"splits_" + shape_key(s),
                  "Two limits, the smaller wins: the blocks a row that fill the GPU's resident "
                  "blocks once (8 blocks of 256 on each of 132 SMs, over the rows, rounded up), and "
                  "the most blocks a row that still give every thread of a block 4 loads (rounded "
