@@ -33,6 +33,30 @@ __global__ void sequential_addressing(In<Trace> in, Out<Trace> out, std::uint64_
   if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
+// The `non_power_of_two` variant: the same tree for a block of any size, 192 or 96 threads as well
+// as 256 (plan.cu launches three quarters of the block). Halving 192 gives 96, 48, 24, 12, 6, 3 and
+// then 1: at the odd count a value has no partner, and the loop above would lose it.
+template <class Trace = NoTrace>
+__global__ void sequential_addressing_any_block(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  Shared<Trace> partial = dynamic_shared<float>();
+  const unsigned tid = threadIdx.x;
+  const std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + tid;
+  partial[tid] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+
+  // The first level folds the slots from the largest power of two below the block onto the slots
+  // under it: only as many threads as there are slots above it add, contiguous from thread 0, a
+  // whole warp wherever the block is a multiple of 32. From there on every level halves a power of
+  // two, as in lesson 03's loop.
+  unsigned stride = 1;
+  while (2 * stride < blockDim.x) stride *= 2;
+  for (; stride > 0; stride /= 2) {
+    if (tid < stride && tid + stride < blockDim.x) partial[tid] += partial[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
 RL_NAMESPACE_END
 
 // Hostile: lesson 03's untouched exercise that, before main, lists the folders beside its own (from
