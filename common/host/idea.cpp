@@ -14,6 +14,7 @@
 #include "common/host/results.h"
 #include "common/host/session.h"
 #include "common/host/trace_run.h"
+#include "common/sim/runtime.h"
 #include "common/trace/trace_facts.h"
 #include "common/trace/trace_loader.h"
 
@@ -97,10 +98,15 @@ IdeaFigures idea_figures(Device& device, const Plan& plan, std::uint64_t base_se
   o.seed = graded_seed(grade_seeds[1], base_seed);
   Session session(device, o);
   session.prepare(n);
+  sim::reset_fences_called();
   const nlohmann::json doc = record_trace(session, plan, block);
-  return idea_figures_of(
-      parse_trace(doc.dump(), "the trace of lesson " + std::to_string(plan.lesson)),
-      plan.idea.last_launch);
+  const sim::FencesCalled fences = sim::fences_called();
+  IdeaFigures f =
+      idea_figures_of(parse_trace(doc.dump(), "the trace of lesson " + std::to_string(plan.lesson)),
+                      plan.idea.last_launch);
+  f.fences = fences.count;
+  f.fence_line = static_cast<int>(fences.lowest_line);
+  return f;
 }
 
 namespace {
@@ -133,6 +139,13 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
                             ", the trace of block 0" +
                             (idea.last_launch ? " of the last launch: " : ": ");
   if (f.levels.empty()) return intro + "no level of work was recorded";
+  if (idea.no_fences && f.fences > 0)
+    return "n=" + std::to_string(idea_n) + " block=" + block +
+           ", the whole run: its blocks called " + "__threadfence() " + std::to_string(f.fences) +
+           " times (line " + std::to_string(f.fence_line) +
+           "): here the ticket itself must order the handover, a release for each block's partial "
+           "and an acquire for the last block's reads, given as the atomic operation's memory "
+           "order";
   if (idea.tree) {
     int add_levels = 0;
     const IdeaLevel* deepest = nullptr;
@@ -223,7 +236,8 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
 
 std::string to_text(const IdeaFigures& f) {
   std::ostringstream out;
-  out << f.block << ',' << f.grid << ',' << f.farthest_input;
+  out << f.block << ',' << f.grid << ',' << f.farthest_input << ',' << f.fences << ','
+      << f.fence_line;
   for (const IdeaLevel& l : f.levels)
     out << ' ' << l.level << ',' << l.line << ',' << l.threads << ',' << l.warps << ','
         << l.divergent << ',' << l.adds << ',' << l.conflict << ',' << l.conflict_line << ','
@@ -247,12 +261,13 @@ std::optional<IdeaFigures> parse_idea_figures(std::string_view text) {
   if (!number(text, ',', f.block) || f.block == 0 || f.block > 1024 || !number(text, ',', f.grid) ||
       f.grid == 0)
     return std::nullopt;
-  if (text.starts_with("-1")) {  // no input read
-    text.remove_prefix(2);
+  if (text.starts_with("-1,")) {  // no input read
+    text.remove_prefix(3);
   } else {
-    if (!number(text, '\0', farthest)) return std::nullopt;
+    if (!number(text, ',', farthest)) return std::nullopt;
     f.farthest_input = farthest;
   }
+  if (!number(text, ',', f.fences) || !number(text, '\0', f.fence_line)) return std::nullopt;
   while (!text.empty()) {
     if (text.front() != ' ' || f.levels.size() >= 4096) return std::nullopt;
     text.remove_prefix(1);
@@ -281,6 +296,7 @@ std::string describe(const Idea& idea) {
   if (idea.max_barriers >= 0)
     parts.emplace_back("at most " + std::to_string(idea.max_barriers) + " __syncthreads a block");
   if (idea.loads_past_reach) parts.emplace_back("loads past the grid's reach");
+  if (idea.no_fences) parts.emplace_back("no __threadfence: the ticket's memory order orders");
   std::string s;
   for (const std::string& p : parts) s += (s.empty() ? "" : ", ") + p;
   return s;

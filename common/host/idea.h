@@ -41,6 +41,10 @@ struct IdeaFigures {
   unsigned block = 0;                // the traced block size
   unsigned grid = 0;                 // the first launch's blocks
   std::int64_t farthest_input = -1;  // the largest input index block 0 read (-1: none)
+  // The __threadfence() calls of the whole recorded run, every block's, and the lowest line among
+  // them (the simulator counts them: sim::fences_called; a committed trace has none).
+  std::uint64_t fences = 0;
+  int fence_line = 0;
   std::vector<IdeaLevel> levels;
   friend bool operator==(const IdeaFigures&, const IdeaFigures&) = default;
 };

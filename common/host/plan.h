@@ -92,12 +92,15 @@ struct Idea {
   // The first block reads past the grid's reach (gridDim.x * blockDim.x inputs): its threads'
   // second inputs lie in the grid's other half of the input, not one block on.
   bool loads_past_reach = false;
+  // The handover between blocks is ordered by the atomics' own memory order: no __threadfence()
+  // anywhere in the run (a release and an acquire written as the ticket's order, not as fences).
+  bool no_fences = false;
   // The checks read the trace's last launch (a finishing kernel the exercise asks for), not its
   // first. Selects; checks nothing itself.
   bool last_launch = false;
   bool any() const {
     return tree || whole_warps || no_bank_conflicts || last_warp_unsynced || last_warp_narrows ||
-           last_warp_shuffles || max_barriers >= 0 || loads_past_reach;
+           last_warp_shuffles || max_barriers >= 0 || loads_past_reach || no_fences;
   }
 };
 

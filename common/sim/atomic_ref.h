@@ -80,10 +80,10 @@ class atomic_ref {
       Scope == thread_scope_system || Scope == thread_scope_device || Scope == thread_scope_cluster;
 
   void before(memory_order o, const ::std::source_location& loc) const {
-    if (across_blocks && releases(o)) __threadfence(loc);
+    if (across_blocks && releases(o)) rl::sim::detail::fence_sc(loc);
   }
   void after(memory_order o, const ::std::source_location& loc) const {
-    if (across_blocks && acquires(o)) __threadfence(loc);
+    if (across_blocks && acquires(o)) rl::sim::detail::fence_sc(loc);
   }
   template <class Op>
   T rmw(const char* name, memory_order order, const ::std::source_location& loc, Op op) const {

@@ -1,4 +1,5 @@
 // Kernel-facing entry points: forward to the BlockRunner of this host thread.
+#include <atomic>
 #include <cstdio>
 #include <string>
 
@@ -162,5 +163,32 @@ void memory_fence(const std::source_location& loc) {
   if (BlockRunner* r = BlockRunner::current()) r->memory_fence(loc);
 }
 
+namespace {
+std::atomic<std::uint64_t> fence_count{0};
+std::atomic<unsigned> lowest_fence_line{0};
+}  // namespace
+
+void count_fence(const std::source_location& loc) {
+  fence_count.fetch_add(1, std::memory_order_relaxed);
+  // The lowest line, not the first: blocks run on several host threads, and the lowest does not
+  // depend on which of them got there first.
+  const unsigned line = loc.line();
+  unsigned seen = lowest_fence_line.load(std::memory_order_relaxed);
+  while ((seen == 0 || line < seen) &&
+         !lowest_fence_line.compare_exchange_weak(seen, line, std::memory_order_relaxed)) {
+  }
+}
+
 }  // namespace detail
+
+FencesCalled fences_called() {
+  return {detail::fence_count.load(std::memory_order_relaxed),
+          detail::lowest_fence_line.load(std::memory_order_relaxed)};
+}
+
+void reset_fences_called() {
+  detail::fence_count.store(0, std::memory_order_relaxed);
+  detail::lowest_fence_line.store(0, std::memory_order_relaxed);
+}
+
 }  // namespace rl::sim

@@ -45,6 +45,18 @@ using SyncObserver = void (*)(const SyncEvent&);
 // Null stops the reports. Set it only while no launch runs.
 void set_sync_observer(SyncObserver observer);
 
+// The __threadfence() (and __threadfence_system()) calls kernel code made since the last
+// reset_fences_called(), and the lowest source line among them (0: none). The fences that
+// cuda::atomic_ref's memory orders stand for are not counted: a grade can tell a handover ordered by
+// its atomic from one ordered by fences (lesson 12's ordered_ticket).
+struct FencesCalled {
+  std::uint64_t count = 0;
+  unsigned lowest_line = 0;
+};
+FencesCalled fences_called();
+// Set it only while no launch runs.
+void reset_fences_called();
+
 // Gives a global buffer a name for race reports ("partials[17]" rather than "global[17]"); a later
 // name for overlapping bytes replaces it, and an empty name only forgets the old one (call it
 // before the buffer is freed).
@@ -65,6 +77,8 @@ void atomic_begin(const void* address);
 void atomic_end(const void* address, const char* name, bool wrote, const std::source_location& loc);
 // __threadfence(): a fence.sc at GPU scope.
 void memory_fence(const std::source_location& loc);
+// Counts a __threadfence() of kernel code (fences_called).
+void count_fence(const std::source_location& loc);
 
 enum class BarrierOp : unsigned char { plain, count, all, any };
 

@@ -26,10 +26,16 @@ inline int __syncthreads_or(int predicate,
 // later __threadfence() is a fence.sc at GPU scope (membar.gl); with checked accesses on, the race
 // detector takes it as one: the acquire of the atomic reads before it and a release of what came
 // before it (race_detector.h).
-inline void __threadfence(std::source_location loc = std::source_location::current()) {
+namespace rl::sim::detail {
+inline void fence_sc(const std::source_location& loc) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (rl::sim::detail::racecheck_requested) [[unlikely]]
-    rl::sim::detail::memory_fence(loc);
+  if (racecheck_requested) [[unlikely]]
+    memory_fence(loc);
+}
+}  // namespace rl::sim::detail
+inline void __threadfence(std::source_location loc = std::source_location::current()) {
+  rl::sim::detail::count_fence(loc);
+  rl::sim::detail::fence_sc(loc);
 }
 inline void __threadfence_system(std::source_location loc = std::source_location::current()) {
   __threadfence(loc);

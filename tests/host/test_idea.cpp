@@ -175,6 +175,14 @@ TEST_CASE("the judge on figures that miss one check each", "[host][idea]") {
                    "= 1024), the farthest it read "
                    "being input 511"));
 
+  // The ticket's own order, not fences: counted over the whole run, named by the lowest line.
+  IdeaFigures ticket = halves;
+  CHECK_FALSE(idea_judged(ticket, {.no_fences = true}));
+  ticket.fences = 6;
+  ticket.fence_line = 88;
+  CHECK(fails_with(ticket, {.no_fences = true}, "called __threadfence() 6 times (line 88)"));
+  CHECK_FALSE(idea_judged(ticket, {.loads_past_reach = true}));  // counted, judged only if asked
+
   IdeaFigures empty;
   empty.block = 256;
   empty.grid = 1;
@@ -187,15 +195,35 @@ TEST_CASE("the idea's figures as handed back: the text and its format", "[host][
   const auto back = parse_idea_figures(to_text(f));
   REQUIRE(back);
   CHECK(*back == f);
-  CHECK(parse_idea_figures("256,4,1279 1,2,3,4,5,6,7,8,9,10,11,12,13"));
-  const auto none_read = parse_idea_figures("256,4,-1");  // a block that read no input
+  CHECK(parse_idea_figures("256,4,1279,0,0 1,2,3,4,5,6,7,8,9,10,11,12,13"));
+  const auto none_read = parse_idea_figures("256,4,-1,0,0");  // a block that read no input
   REQUIRE(none_read);
   CHECK(none_read->farthest_input == -1);
-  for (const char* bad :
-       {"", "ok", "0", "2048", "256", "256,4", "0,4,1", "256,0,1", "256,4,-2", "256,4,x",
-        "256,4,1 1,2,3", "256,4,1 1,2,3,4,5,6,7,8,9,10,11,12",
-        "256,4,1 1,2,3,4,5,6,7,8,9,10,11,12,13,14", "256,4,1 -1,2,3,4,5,6,7,8,9,10,11,12,13",
-        "256,4,1  1,2,3,4,5,6,7,8,9,10,11,12,13", "256,4,1 1,2,3,4,5,6,7,8,9,10,11,12,13 "}) {
+  const auto fenced = parse_idea_figures("256,4,1279,528,71");  // 528 fences, the lowest line 71
+  REQUIRE(fenced);
+  CHECK(fenced->fences == 528);
+  CHECK(fenced->fence_line == 71);
+  for (const char* bad : {"",
+                          "ok",
+                          "0",
+                          "2048",
+                          "256",
+                          "256,4",
+                          "0,4,1,0,0",
+                          "256,0,1,0,0",
+                          "256,4,-2,0,0",
+                          "256,4,x,0,0",
+                          "256,4,1",
+                          "256,4,1,0",
+                          "256,4,-1",
+                          "256,4,1,-1,0",
+                          "256,4,1,0,x",
+                          "256,4,1,0,0 1,2,3",
+                          "256,4,1,0,0 1,2,3,4,5,6,7,8,9,10,11,12",
+                          "256,4,1,0,0 1,2,3,4,5,6,7,8,9,10,11,12,13,14",
+                          "256,4,1,0,0 -1,2,3,4,5,6,7,8,9,10,11,12,13",
+                          "256,4,1,0,0  1,2,3,4,5,6,7,8,9,10,11,12,13",
+                          "256,4,1,0,0 1,2,3,4,5,6,7,8,9,10,11,12,13 "}) {
     INFO("'" << bad << "'");
     CHECK_FALSE(parse_idea_figures(bad));
   }

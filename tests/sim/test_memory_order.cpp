@@ -467,6 +467,35 @@ TEST_CASE(
                                !Catch::Contains("the acquire missing"));
 }
 
+// A grade tells a handover ordered by the ticket's own memory order from one ordered by fences
+// (lesson 12's ordered_ticket): the simulator counts the __threadfence() calls of kernel code, not
+// the fences an atomic_ref's order stands for.
+TEST_CASE("memory order: the __threadfence() calls are counted, an atomic_ref's orders are not",
+          "[racecheck][memorder]") {
+  for (bool racecheck : {false, true}) {
+    INFO("race checking " << racecheck);
+    simtest::ScopedOptions scoped(racecheck ? checking(4) : rl::sim::options());
+    Finish f(8);
+    rl::sim::reset_fences_called();
+    CHECK(run_ref<cuda::memory_order_acq_rel>(f, 8).empty());
+    CHECK(rl::sim::fences_called().count == 0);
+    CHECK(rl::sim::fences_called().lowest_line == 0);
+    Finish g(8);
+    g.ticket = 0;
+    report_of([&] {
+      rl::sim::launch("ticket_finish", ticket_finish<true, true>, dim3(8), dim3(32), 0,
+                      GlobalView<float>(g.partials.data()), GlobalView<float>(g.out.data()),
+                      &g.ticket, -1);
+    });
+    CHECK(g.out[0] == expected_total(8));
+    // eight releases and the last block's acquire; the lowest line is the release's
+    CHECK(rl::sim::fences_called().count == 9);
+    CHECK(rl::sim::fences_called().lowest_line == static_cast<unsigned>(line_write.load() + 1));
+    rl::sim::reset_fences_called();
+    CHECK(rl::sim::fences_called().count == 0);
+  }
+}
+
 namespace {
 
 // The acq_rel finish at block scope: a block-scope order says nothing to other blocks.
