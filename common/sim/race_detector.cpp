@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <mutex>
+#include <string_view>
 
 #include "common/sim/errors.h"
 
@@ -383,14 +384,21 @@ std::string RaceDetector::missing(const GlobalAccess& e, AccessKind earlier,
   const bool released = memory_model().release_covering(e).has_value();
   Knowing k = common_;
   k.merge(deltas_[t]);
+  // A cuda::atomic_ref can carry the order itself: then that is a fix too, and the one a
+  // handover without fences needs (lesson 12's ordered_ticket).
+  const bool ordered_atomic =
+      k.read_atomic && std::string_view(k.atomic_name).starts_with("cuda::atomic_ref");
   const std::string release_missing =
       "the release missing (no __threadfence() in " + writer + " after the " +
-      (earlier == AccessKind::write ? "write" : "read") + " and before the atomic that signals it)";
+      (earlier == AccessKind::write ? "write" : "read") + " and before the atomic that signals it" +
+      (ordered_atomic ? ", nor a release order on that atomic)" : ")");
   const std::string what = kind == AccessKind::write ? "write" : "read";
   const std::string acquire_missing =
       k.read_atomic
           ? "the acquire missing (no __threadfence() in " + reader + " after its " + k.atomic_name +
-                " at " + format_location(k.atomic_loc) + " and before the " + what + ")"
+                " at " + format_location(k.atomic_loc) + " and before the " + what +
+                (ordered_atomic ? ", nor an acquire order on the atomic that read the signal)"
+                                : ")")
           : "the acquire missing (no atomic read of the signal followed by a "
             "__threadfence() in " +
                 reader + " before the " + what + ")";
