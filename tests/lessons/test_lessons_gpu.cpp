@@ -98,11 +98,12 @@ TEST_CASE("each lesson reads from any float address on the GPU", "[gpu][lessons]
   DYNAMIC_SECTION("lesson " << lesson) { test::check_misaligned_inputs(gpu(), lesson); }
 }
 
-TEST_CASE("lesson 12's finish is bitwise reproducible on the GPU", "[gpu][lessons]") {
+TEST_CASE("lesson 12's finishes are bitwise reproducible on the GPU", "[gpu][lessons]") {
   RunOptions o;
   Session session(gpu(), o);
   session.prepare((1u << 24) + 3);
   CHECK(session.distinct_results(*find_plan(12, Backend::gpu), 256, 20) == 1);
+  CHECK(session.distinct_results(*find_plan(12, Backend::gpu, "ordered_ticket"), 256, 20) == 1);
   const std::size_t atomic =
       session.distinct_results(*find_plan(12, Backend::gpu, "atomic_finish"), 256, 20);
   WARN("the atomicAdd finish gave " << atomic << " distinct results in 20 runs");

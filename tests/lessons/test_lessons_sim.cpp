@@ -106,10 +106,11 @@ TEST_CASE("the order of the additions, not the threads, decides the bits", "[sim
   CHECK(bits(3, "", 512) != halves);
 }
 
-TEST_CASE("lesson 12's finish is bitwise reproducible on the simulator", "[sim][lessons]") {
+TEST_CASE("lesson 12's finishes are bitwise reproducible on the simulator", "[sim][lessons]") {
   auto device = make_sim_device();
   RunOptions o;
   Session session(*device, o);
   session.prepare((1u << 18) + 3);
   CHECK(session.distinct_results(*find_plan(12, Backend::sim), 256, 5) == 1);
+  CHECK(session.distinct_results(*find_plan(12, Backend::sim, "ordered_ticket"), 256, 5) == 1);
 }

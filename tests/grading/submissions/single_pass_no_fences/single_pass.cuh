@@ -2,7 +2,7 @@
 // Lesson 12: one launch for any N, with a deterministic finish: the last block to arrive adds the
 // partials of all blocks, in a fixed order, so the result is the same bits every run.
 #include <cstdint>
-
+#include <cuda/atomic>
 #include "common/device/block_sum.cuh"
 #include "common/device/traced.h"
 
@@ -83,6 +83,36 @@ __global__ void __launch_bounds__(Block)
   // Thread t adds partials t, t + Block, ... and block_sum combines them in a fixed tree: the order
   // depends only on the grid, never on which block came last. __ldcg reads L2, where the other
   // SMs' partials are, not this SM's L1.
+  Float<Trace> total = 0.0f;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += Block) total += __ldcg(partials + b);
+  total = block_sum<Block, Trace>(total);
+  if (threadIdx.x == 0) out[0] = total;
+}
+
+// The ordered_ticket variant's counter: its own, so the two kernels never share one.
+__device__ unsigned int tickets_taken = 0;
+
+// The variant `ordered_ticket`: single_pass's handover with no __threadfence().
+template <unsigned Block, class Trace = NoTrace>
+__global__ void __launch_bounds__(Block)
+    single_pass_ordered_ticket(In<Trace> in, Out<Trace> out, std::uint64_t n, Out<Trace> partials) {
+  const Float<Trace> sum = block_sum<Block, Trace>(
+      thread_sum_vectorized<Block, 4, QuadOrder::interleaved, Trace>(in, n));
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = sum;
+    // device scope: the other blocks are on other SMs; a block-scope order would not reach them
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> ticket(tickets_taken);
+    // A fence orders around a relaxed atomic; this one orders by itself (atom.add.acq_rel.gpu in the
+    // PTX). release: this block's partial is published before its ticket; acquire: in the last
+    // block, the reads below come after the ticket that every other block's release led up to
+    is_last = ticket.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
+    // fetch_add does not wrap as atomicInc does: the next launch, perhaps of another grid, must
+    // find 0, and every other block of this one has taken its ticket already
+    if (is_last) ticket.exchange(0u, cuda::memory_order_relaxed);
+  }
+  __syncthreads();  // passes thread 0's acquire on to the block's readers
+  if (!is_last) return;
   Float<Trace> total = 0.0f;
   for (unsigned b = threadIdx.x; b < gridDim.x; b += Block) total += __ldcg(partials + b);
   total = block_sum<Block, Trace>(total);
