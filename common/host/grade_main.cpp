@@ -147,6 +147,29 @@ std::optional<std::string> replay_verdict(const std::vector<Plan>& mine, Backend
   return std::nullopt;
 }
 
+// The trusted side of the queued calls (is_queued_graded): the handed-back totals, judged, a plan
+// at a time in the order the submission ran them.
+std::optional<Failure> queued_verdict(const std::vector<Plan>& mine, Backend backend,
+                                      const Recorded& rec, const RunOptions& options,
+                                      const DeviceShape& shape) {
+  std::size_t k = 0;
+  for (const Plan& p : mine) {
+    if (!is_queued_graded(p) || p.backend != backend) continue;
+    if (k >= rec.queued.size()) {
+      const std::string what = "two calls queued back to back";
+      if (rec.end == "silent")
+        return Failure{BugClass::hang, what + ": no progress within " +
+                                           general(options.case_timeout_s, 3) +
+                                           " s, so the grader stopped it"};
+      return Failure{BugClass::crash, what + " never finished (" + ending(rec) + ")"};
+    }
+    const Recorded::Queued& q = rec.queued[k++];
+    const QueuedFigures f{std::bit_cast<float>(q.first), std::bit_cast<float>(q.second), q.error};
+    if (auto why = queued_judged(f, p, options.grade_seed, shape)) return why;
+  }
+  return std::nullopt;
+}
+
 // The trusted side of a lesson's idea (Plan::idea), on the simulator: the handed-back figures of a
 // trace of its kernel, judged.
 std::optional<std::string> idea_verdict(const std::vector<Plan>& mine, Backend backend,
@@ -218,6 +241,9 @@ int check_recorded(std::ostream& out, const std::string& program_path, int numbe
       } else if (const auto replayed = replay_verdict(mine, backend, rec, options, shape)) {
         bug = BugClass::not_the_idea;
         failure = *replayed;
+      } else if (const auto queued = queued_verdict(mine, backend, rec, options, shape)) {
+        bug = queued->bug;
+        failure = queued->why;
       } else if (const auto idea = idea_verdict(mine, backend, rec)) {
         bug = BugClass::not_the_idea;
         failure = *idea;
@@ -286,6 +312,19 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
           if (fd >= 0) record.say(recorded_replay(f.launches, f.got));
           if (const auto why = replay_judged(f, p, options.grade_seed, device->shape())) {
             report_failure(reporter, BugClass::not_the_idea, *why);
+            return exit_failed;
+          }
+        }
+        // A call that may overlap the one before it must wait for it (is_queued_graded): two
+        // calls queued back to back, each plan launched that way.
+        for (const Plan& p : mine) {
+          if (!is_queued_graded(p) || p.backend != device->backend()) continue;
+          progress("the idea: two calls of " + std::string(p.variant.empty() ? p.slug : p.variant) +
+                   " queued back to back, the second overlapping the first");
+          const QueuedFigures f = queued_figures(*device, p, options.grade_seed);
+          if (fd >= 0) record.say(recorded_queued(f.first, f.second, f.error));
+          if (const auto why = queued_judged(f, p, options.grade_seed, device->shape())) {
+            report_failure(reporter, why->bug, why->why);
             return exit_failed;
           }
         }

@@ -26,6 +26,14 @@ std::string recorded_replay(unsigned launches, float got) {
   return "replay " + std::to_string(launches) + " " + bits;
 }
 
+std::string recorded_queued(float first, float second, const std::string& error) {
+  if (!error.empty()) return "queued error " + error;
+  char bits[20];
+  std::snprintf(bits, sizeof bits, "%08x %08x", std::bit_cast<std::uint32_t>(first),
+                std::bit_cast<std::uint32_t>(second));
+  return std::string("queued ") + bits;
+}
+
 std::string recorded_bytes(int pass, std::size_t index, const std::vector<unsigned char>& raw) {
   static constexpr char digits[] = "0123456789abcdef";
   std::string line = "bytes " + std::to_string(pass) + " " + std::to_string(index) + " ";
@@ -96,6 +104,24 @@ bool parse_replay(const std::string& rest, Recorded& r) {
   return true;
 }
 
+// "BITS BITS" or "error TEXT": the queued calls' figures.
+bool parse_queued(const std::string& rest, Recorded& r) {
+  if (rest.rfind("error ", 0) == 0) {
+    if (rest.size() == 6) return false;
+    r.queued.push_back(Recorded::Queued{0, 0, rest.substr(6)});
+    return true;
+  }
+  std::istringstream in(rest);
+  std::string first, second, extra;
+  if (!(in >> first >> second) || (in >> extra) || first.size() != 8 || second.size() != 8)
+    return false;
+  const auto a = number(first, 0xffffffffULL, 16), b = number(second, 0xffffffffULL, 16);
+  if (!a || !b) return false;
+  r.queued.push_back(
+      Recorded::Queued{static_cast<std::uint32_t>(*a), static_cast<std::uint32_t>(*b), ""});
+  return true;
+}
+
 bool parse_end(const std::string& rest) {
   if (rest == "silent") return true;
   std::istringstream in(rest);
@@ -161,6 +187,8 @@ Recorded read_recorded(const std::string& path, std::size_t max_bytes) {
     } else if (word == "target" && !r.target && !rest.empty() && rest.size() <= 200) {
       r.target = rest;
     } else if (word == "replay" && !r.replay && parse_replay(rest, r)) {
+      // the figures are set
+    } else if (word == "queued" && r.queued.size() < 16 && parse_queued(rest, r)) {
       // the figures are set
     } else if (word == "idea" && !r.idea && (r.idea = parse_idea_figures(rest))) {
       // the figures are set

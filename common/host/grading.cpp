@@ -1,9 +1,11 @@
 #include "common/host/grading.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <exception>
 #include <iterator>
+#include <span>
 #include <string_view>
 
 #include "common/host/launch_observer.h"
@@ -388,6 +390,69 @@ ReplayFigures replay_figures(Device& device, const Plan& plan, std::uint64_t bas
   set_launch_observer({});
   device.download(&f.got, out.get(), sizeof(float));
   return f;
+}
+
+namespace {
+// The two calls' sizes: several blocks each, ragged ends, and different grids and partials, so a
+// call that reads the other's partials or takes its tickets cannot come out right by chance.
+constexpr std::uint64_t queued_n[2] = {(std::uint64_t{1} << 16) + 1, (std::uint64_t{1} << 15) + 3};
+}  // namespace
+
+bool is_queued_graded(const Plan& plan) {
+  return plan.way.programmatic && plan.way.launch == LaunchPath::stream && !plan.replays;
+}
+
+QueuedFigures queued_figures(Device& device, const Plan& plan, std::uint64_t base_seed) {
+  RunOptions o;
+  o.seed = replay_seed(base_seed);
+  Session session(device, o);
+  session.prepare(queued_n[0]);  // the second call sums a prefix of the same input
+  const unsigned block = block_for(plan, 256, false);
+  const DeviceShape shape = device.shape();
+  DeviceBuffer first(device, sizeof(float)), second(device, sizeof(float));
+  DeviceBuffer scratch(device, std::max(plan.scratch_bytes(queued_n[0], block, shape),
+                                        plan.scratch_bytes(queued_n[1], block, shape)));
+  device.poison(first.get(), sizeof(float));
+  device.poison(second.get(), sizeof(float));
+  if (scratch.bytes()) device.poison(scratch.get(), scratch.bytes());
+  device.synchronize();
+  QueuedFigures f;
+  try {
+    // No wait between the two: the second call queues behind the first, as the ladder's do.
+    plan.reduce({session.device_input(), first.get<float>(), queued_n[0], block, scratch.get(),
+                 shape, device.stream()});
+    plan.reduce({session.device_input(), second.get<float>(), queued_n[1], block, scratch.get(),
+                 shape, device.stream()});
+    device.synchronize();
+  } catch (const std::exception& e) {
+    f.error = e.what();
+    return f;
+  }
+  device.download(&f.first, first.get(), sizeof(float));
+  device.download(&f.second, second.get(), sizeof(float));
+  return f;
+}
+
+std::optional<Failure> queued_judged(const QueuedFigures& f, const Plan& plan,
+                                     std::uint64_t base_seed, const DeviceShape& shape) {
+  const unsigned block = block_for(plan, 256, false);
+  const std::string what = "block=" + std::to_string(block) + ", two calls queued back to back " +
+                           "(n=" + std::to_string(queued_n[0]) + ", then its first " +
+                           std::to_string(queued_n[1]) + "), the second overlapping the first: ";
+  if (!f.error.empty()) return Failure{classify_kernel_error(f.error), what + f.error};
+  std::vector<float> input(queued_n[0]);
+  fill_run_input(input, replay_seed(base_seed), Distribution::uniform);
+  const float got[2] = {f.first, f.second};
+  for (int k = 0; k < 2; ++k) {
+    const Reference reference = reference_sum(std::span<const float>(input.data(), queued_n[k]));
+    if (within_tolerance(got[k], reference, plan.depth(queued_n[k], block, shape))) continue;
+    return Failure{std::isnan(got[k]) ? BugClass::never_written : BugClass::lost_input,
+                   what + "the " + (k == 0 ? "first" : "second") + " call's total is " +
+                       general(got[k], 9) + " where " + general(reference.sum, 9) +
+                       " is expected: a call must wait for the one before it "
+                       "(cudaGridDependencySynchronize) before it touches what that call writes"};
+  }
+  return std::nullopt;
 }
 
 std::optional<std::string> replay_judged(const ReplayFigures& f, const Plan& plan,

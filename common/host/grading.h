@@ -121,6 +121,23 @@ ReplayFigures replay_figures(Device& device, const Plan& plan, std::uint64_t bas
 std::optional<std::string> replay_judged(const ReplayFigures& f, const Plan& plan,
                                          std::uint64_t base_seed, const DeviceShape& shape);
 
+// The idea of a plan launched with programmatic_dependency on a stream (lessons 13 and 14: each
+// call may start while the call before it still runs; it must wait, inside, before it touches what
+// that call writes), in two halves like the replay. queued_figures, in the submission's process:
+// the plan called twice back to back at n = 2^16+1 (the input drawn from base_seed), the two calls
+// sharing the scratch, each with its own output, and one wait after both; on the simulator the
+// second call's first block runs up to its cudaGridDependencySynchronize() before the first call
+// runs at all, with the race detector on. The two totals, or the error the run stopped with.
+// queued_judged, host code only: why those figures fail (the class and one line), or nullopt.
+struct QueuedFigures {
+  float first = 0.0f, second = 0.0f;
+  std::string error;  // the kernel's error, where the run stopped with one
+};
+bool is_queued_graded(const Plan& plan);
+QueuedFigures queued_figures(Device& device, const Plan& plan, std::uint64_t base_seed);
+std::optional<Failure> queued_judged(const QueuedFigures& f, const Plan& plan,
+                                     std::uint64_t base_seed, const DeviceShape& shape);
+
 using CaseRunner = std::function<CaseResult(int pass, std::size_t plan, std::size_t index,
                                             const Plan& p, const GradeCase& c)>;
 

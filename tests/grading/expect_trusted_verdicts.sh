@@ -2,15 +2,15 @@
 # Through the sandbox, every kind of verdict is the trusted side's (lessons/GRADING.md):
 #   expect_trusted_verdicts.sh BUILD WORK [NN ...]
 # grades, with lessons/grade.sh --class in the student build BUILD, a class of two on lessons NN
-# (default 11 18 21: a speed target, a lesson's own typed cases, a plan and its reductions): sol
-# hands in every solution, ex every untouched exercise. Each of sol's rows must be PASSED, each of
-# ex's FAILED, and each log must open with the trusted grader's "checking lesson" line. WHO="sol"
-# (in the environment) grades the solutions alone.
+# (default 11 13 18 21: a speed target, calls queued back to back, a lesson's own typed cases, a plan
+# and its reductions): sol hands in every solution, ex every untouched exercise. Each of sol's rows
+# must be PASSED, each of ex's FAILED, and each log must open with the trusted grader's "checking
+# lesson" line. WHO="sol" (in the environment) grades the solutions alone.
 set -euo pipefail
 build=$1 work=$2
 shift 2
 lessons=("$@")
-[ ${#lessons[@]} -gt 0 ] || lessons=(11 18 21)
+[ ${#lessons[@]} -gt 0 ] || lessons=(11 13 18 21)
 who=${WHO:-sol ex}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }

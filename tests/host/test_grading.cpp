@@ -2,16 +2,27 @@
 // and the watchdog that turns a hang or a crash into a report.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <algorithm>
 #include <bit>
+
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <span>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "common/host/grade_record.h"
 #include "common/host/grading.h"
 #include "common/host/hints.h"
+#include "common/host/input.h"
+#include "common/host/reference.h"
 #include "common/host/watchdog.h"
 
 using namespace rl;
@@ -235,4 +246,71 @@ TEST_CASE("the watchdog stops a child that goes quiet, but not one that keeps re
       0.5);
   CHECK(slow.end == WatchedRun::End::exited);
   CHECK(slow.lines.size() == 6);
+}
+
+// The queued calls of a plan launched to overlap the call before it (lessons 13 and 14): which plans
+// are graded so, the verdict on their two totals, and the line that hands them back.
+TEST_CASE("queued calls: which plans, their verdict and their record", "[host][grading]") {
+  Plan p;
+  p.depth = [](std::uint64_t, unsigned, const DeviceShape&) -> std::uint64_t { return 32; };
+  CHECK_FALSE(is_queued_graded(p));  // a plain launch waits outside: nothing to grade
+  p.way.programmatic = true;
+  CHECK(is_queued_graded(p));
+  Plan graph = p;
+  graph.way.launch = LaunchPath::graph;
+  CHECK_FALSE(is_queued_graded(graph));
+  Plan replaying = p;
+  replaying.replays = true;
+  CHECK_FALSE(is_queued_graded(replaying));
+
+  // base seed 0: the input of grade_seeds[0]; the second call sums the first 2^15+3 of it
+  std::vector<float> input((1u << 16) + 1);
+  fill_run_input(input, grade_seeds[0], Distribution::uniform);
+  const float whole = static_cast<float>(reference_sum(input).sum);
+  const float prefix =
+      static_cast<float>(reference_sum(std::span<const float>(input.data(), (1u << 15) + 3)).sum);
+  const DeviceShape shape;
+  CHECK_FALSE(queued_judged({whole, prefix, ""}, p, 0, shape));
+  const auto swapped = queued_judged({prefix, whole, ""}, p, 0, shape);
+  REQUIRE(swapped);
+  CHECK(swapped->bug == BugClass::lost_input);
+  CHECK_THAT(swapped->why, Catch::Contains("the first call's total is") &&
+                               Catch::Contains("cudaGridDependencySynchronize"));
+  const auto unwritten =
+      queued_judged({whole, std::numeric_limits<float>::quiet_NaN(), ""}, p, 0, shape);
+  REQUIRE(unwritten);
+  CHECK(unwritten->bug == BugClass::never_written);
+  CHECK_THAT(unwritten->why, Catch::Contains("the second call's total"));
+  const auto raced = queued_judged(
+      {0, 0,
+       "sim: kernel 'k' block (0,0,0) thread (0,0,0): racecheck: write-after-write race on "
+       "partials[0] across blocks"},
+      p, 0, shape);
+  REQUIRE(raced);
+  CHECK(raced->bug == BugClass::race);
+
+  // The lines: two totals' bits, or the error; up to one a plan, in order.
+  CHECK(recorded_queued(1.0f, -2.0f, "") == "queued 3f800000 c0000000");
+  CHECK(recorded_queued(1.0f, 2.0f, "racecheck: a race") == "queued error racecheck: a race");
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("reducelab-queued-" + std::to_string(::getpid()) + ".outputs"))
+                               .string();
+  const auto recorded = [&](const std::string& text) {
+    std::ofstream(path) << text;
+    return read_recorded(path, 1 << 20);
+  };
+  const Recorded two = recorded("backend sim\n" + recorded_queued(1.0f, -2.0f, "") + "\n" +
+                                recorded_queued(0, 0, "racecheck: a race") + "\nend exit 1\n");
+  CHECK(two.malformed.empty());
+  REQUIRE(two.queued.size() == 2);
+  CHECK(two.queued[0].first == 0x3f800000u);
+  CHECK(two.queued[0].second == 0xc0000000u);
+  CHECK(two.queued[0].error.empty());
+  CHECK(two.queued[1].error == "racecheck: a race");
+  for (const char* bad : {"queued", "queued 3f800000", "queued 3f800000 c0000000 1",
+                          "queued 3f80000 c0000000", "queued xyz00000 c0000000", "queued error"}) {
+    INFO(bad);
+    CHECK_FALSE(recorded(std::string("backend sim\n") + bad + "\nend exit 0\n").malformed.empty());
+  }
+  std::remove(path.c_str());
 }

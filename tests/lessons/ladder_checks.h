@@ -60,4 +60,21 @@ inline void check_misaligned_inputs(Device& device, int lesson) {
   }
 }
 
+// Every plan launched to overlap the call before it (lessons 13 and 14) is right with two calls
+// queued back to back, as the grade runs them; at least one plan of each such lesson is.
+inline void check_queued_calls(Device& device, int lesson) {
+  int graded = 0;
+  for (const Plan& r : plans_of(lesson, device.backend())) {
+    if (!is_queued_graded(r)) continue;
+    ++graded;
+    INFO("lesson " << lesson << " " << r.variant);
+    const QueuedFigures f = queued_figures(device, r, 0);
+    CHECK(f.error == "");
+    const auto why = queued_judged(f, r, 0, device.shape());
+    CHECK(why.has_value() == false);
+    if (why) FAIL_CHECK(why->why);
+  }
+  CHECK(graded > 0);
+}
+
 }  // namespace rl::test

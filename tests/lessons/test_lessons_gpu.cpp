@@ -109,6 +109,11 @@ TEST_CASE("lesson 12's finishes are bitwise reproducible on the GPU", "[gpu][les
   WARN("the atomicAdd finish gave " << atomic << " distinct results in 20 runs");
 }
 
+TEST_CASE("lessons 13 and 14: two calls queued back to back are both right on the GPU",
+          "[gpu][lessons]") {
+  for (int lesson : {13, 14}) test::check_queued_calls(gpu(), lesson);
+}
+
 TEST_CASE("lessons 07 to 16 are right past 2^31 elements (64-bit indexing)",
           "[gpu][lessons][huge]") {
   const std::uint64_t n = (std::uint64_t{1} << 31) + 17;  // 8 GiB of floats

@@ -28,7 +28,11 @@ __global__ void __launch_bounds__(Block)
   //   programmatic_dependency: its blocks may be running while the call before it in the stream
   //   (the same kernel, on the same `out`, `partials` and ticket) has not ended. Make this kernel
   //   correct whatever the previous call is still doing, and let the next call in the stream get
-  //   going as early as that allows. Two lines; no host wait, no second kernel.
+  //   going as early as that allows. Two lines; no host wait, no second kernel. Graded, once every
+  //   total is right: two calls queued back to back (n = 2^16+1, then its first 2^15+3, sharing
+  //   the partials and the ticket), the second's first block run up to its wait before the first
+  //   call runs at all; both totals must be right, and the race detector names what nothing
+  //   orders.
   const Float<Trace> sum = block_sum<Block, Trace>(vectorized_sum<Block, 4, Trace>(in, n));
   publish_and_finish<Block, Trace>(&dependent_tickets, sum, blockIdx.x, gridDim.x, partials, out,
                                    [](Float<Trace> v) { return block_sum<Block, Trace>(v); });
