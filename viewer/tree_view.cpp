@@ -66,9 +66,9 @@ void TreeView::draw(const char* id, const TraceDoc& doc, int step, double progre
   ImGui::SameLine();
   ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "(%s) %s", t.backend.c_str(),
                      std::filesystem::path(t.name).filename().string().c_str());
-  ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "n=%lld  block %d  seed %llu  %s",
-                     static_cast<long long>(t.n), t.block, static_cast<unsigned long long>(t.seed),
-                     t.distribution.c_str());
+  ImGui::TextColored(ImVec4(0.6f, 0.6f, 0.65f, 1), "n=%lld  %s  seed %llu  %s",
+                     static_cast<long long>(t.n), t.block_label().c_str(),
+                     static_cast<unsigned long long>(t.seed), t.distribution.c_str());
   ImGui::SameLine(0, 14);
   ImGui::TextUnformatted("total");
   ImGui::SameLine();

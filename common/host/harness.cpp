@@ -61,7 +61,9 @@ int guarded(const std::function<int()>& body) {
 void print_case(std::ostream& out, const CaseResult& r, const Baseline* baseline) {
   const auto& c = r.check;
   out << "  " << (r.plan.variant.empty() ? std::string(r.plan.slug) : std::string(r.plan.variant))
-      << " (block " << r.block << "): "
+      << " (block " << r.block
+      << (r.launched_block ? ", launched " + std::to_string(r.launched_block) : std::string())
+      << "): "
       << "result " << general(c.got, 9) << ", reference " << general(c.reference.sum, 9)
       << ", |error| " << general(std::abs(c.got - c.reference.sum), 3)
       << (c.verified ? " <= " : " > ") << "tolerance " << general(c.tolerance, 3)

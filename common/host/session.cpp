@@ -11,6 +11,8 @@
 
 #include <unistd.h>
 
+#include "common/host/launch_observer.h"
+
 namespace rl {
 
 std::size_t host_free_bytes() {
@@ -114,8 +116,21 @@ CaseResult Session::run(const Plan& plan, unsigned block, bool time_it) {
   // answer.
   device_.poison(out.get(), sizeof(float));
   if (scratch.bytes()) device_.poison(scratch.get(), scratch.bytes());
-  call(0);
-  device_.synchronize();
+  // The first launch's block size, passed on to any observer already listening (a trace's).
+  unsigned launched = 0;
+  const LaunchObserver outer = launch_observer();
+  set_launch_observer([&](const LaunchShape& s) {
+    if (launched == 0) launched = s.block;
+    if (outer) outer(s);
+  });
+  try {
+    call(0);
+    device_.synchronize();
+  } catch (...) {
+    set_launch_observer(outer);
+    throw;
+  }
+  set_launch_observer(outer);
   float got = 0.0f;
   device_.download(&got, out.get(), sizeof(float));
 
@@ -123,6 +138,7 @@ CaseResult Session::run(const Plan& plan, unsigned block, bool time_it) {
   r.plan = plan;
   r.n = n_;
   r.block = block;
+  r.launched_block = launched != block ? launched : 0;
   const std::uint64_t depth = plan.depth(n_, block, shape);
   r.check = {got, reference_, tolerance(reference_, depth),
              within_tolerance(got, reference_, depth)};

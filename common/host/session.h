@@ -58,6 +58,9 @@ struct CaseResult {
   Plan plan;
   std::uint64_t n = 0;
   unsigned block = 0;
+  // The threads a block of the checked call's first launch had, where it was not `block` (a variant
+  // that launches three quarters of the block asked for); 0 where it was, or nothing was seen.
+  unsigned launched_block = 0;
   Check check;
   std::optional<Timing> timing;  // stream time (or graph time: timing->way), per call
   double gbps = 0.0;  // bytes of input over the median time; 0 when not timed or simulated

@@ -18,6 +18,19 @@ int Trace::input_buffer() const {
   return -1;
 }
 
+std::string Trace::block_label() const {
+  std::vector<int> launched;  // the launches' sizes, in order, each once
+  for (const Launch& l : launches)
+    if (std::find(launched.begin(), launched.end(), l.block) == launched.end())
+      launched.push_back(l.block);
+  std::string label = "block " + std::to_string(block);
+  if (launched.empty() || (launched.size() == 1 && launched[0] == block)) return label;
+  label += " (launched ";
+  for (std::size_t i = 0; i < launched.size(); ++i)
+    label += (i ? ", " : "") + std::to_string(launched[i]);
+  return label + ")";
+}
+
 std::string Trace::location_name(const Location& l) const {
   switch (l.space.kind) {
     case SpaceKind::none:

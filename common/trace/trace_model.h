@@ -146,6 +146,9 @@ struct Trace {
   Dag dag;
 
   int input_buffer() const;  // index of "input" in buffers, or -1
+  // The block size as a header says it: "block 256", and where the kernels launched other sizes
+  // (a variant that runs three quarters of the block asked for), "block 256 (launched 192)".
+  std::string block_label() const;
   // "shared[3]", "r5", "scratch[0]", "event 12", "const", "-"
   std::string location_name(const Location& l) const;
   // The derived level of event i (see Dag::event_levels).

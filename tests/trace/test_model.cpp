@@ -298,3 +298,16 @@ TEST_CASE("recorded lesson traces in assets/ (once re-recorded as version 2) reb
     REQUIRE(leaves_under(t.dag, t.dag.final_node).size() == static_cast<std::size_t>(t.n));
   }
 }
+
+TEST_CASE("a trace's block label names the sizes its kernels launched where they differ",
+          "[model]") {
+  Trace t;
+  t.block = 256;
+  CHECK(t.block_label() == "block 256");  // no launch recorded: the block asked for
+  t.launches = {{"k", 4, 256, -1}};
+  CHECK(t.block_label() == "block 256");
+  t.launches = {{"non_power_of_two", 4, 192, -1}};  // three quarters of the block asked for
+  CHECK(t.block_label() == "block 256 (launched 192)");
+  t.launches = {{"partials", 4, 256, -1}, {"finish", 1, 1024, -1}, {"again", 1, 1024, -1}};
+  CHECK(t.block_label() == "block 256 (launched 256, 1024)");
+}
