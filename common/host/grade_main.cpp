@@ -164,7 +164,8 @@ std::optional<Failure> queued_verdict(const std::vector<Plan>& mine, Backend bac
       return Failure{BugClass::crash, what + " never finished (" + ending(rec) + ")"};
     }
     const Recorded::Queued& q = rec.queued[k++];
-    const QueuedFigures f{std::bit_cast<float>(q.first), std::bit_cast<float>(q.second), q.error};
+    const QueuedFigures f{std::bit_cast<float>(q.first), std::bit_cast<float>(q.second), q.error,
+                          q.early_barriers, q.early_waited};
     if (auto why = queued_judged(f, p, options.grade_seed, shape)) return why;
   }
   return std::nullopt;
@@ -322,7 +323,9 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
           progress("the idea: two calls of " + std::string(p.variant.empty() ? p.slug : p.variant) +
                    " queued back to back, the second overlapping the first");
           const QueuedFigures f = queued_figures(*device, p, options.grade_seed);
-          if (fd >= 0) record.say(recorded_queued(f.first, f.second, f.error));
+          if (fd >= 0)
+            record.say(
+                recorded_queued(f.first, f.second, f.error, f.early_barriers, f.early_waited));
           if (const auto why = queued_judged(f, p, options.grade_seed, device->shape())) {
             report_failure(reporter, why->bug, why->why);
             return exit_failed;

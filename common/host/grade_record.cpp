@@ -26,12 +26,15 @@ std::string recorded_replay(unsigned launches, float got) {
   return "replay " + std::to_string(launches) + " " + bits;
 }
 
-std::string recorded_queued(float first, float second, const std::string& error) {
+std::string recorded_queued(float first, float second, const std::string& error, int early_barriers,
+                            bool early_waited) {
   if (!error.empty()) return "queued error " + error;
   char bits[20];
   std::snprintf(bits, sizeof bits, "%08x %08x", std::bit_cast<std::uint32_t>(first),
                 std::bit_cast<std::uint32_t>(second));
-  return std::string("queued ") + bits;
+  return std::string("queued ") + bits + " " +
+         (early_barriers < 0 ? std::string("- -")
+                             : std::to_string(early_barriers) + (early_waited ? " 1" : " 0"));
 }
 
 std::string recorded_bytes(int pass, std::size_t index, const std::vector<unsigned char>& raw) {
@@ -112,13 +115,19 @@ bool parse_queued(const std::string& rest, Recorded& r) {
     return true;
   }
   std::istringstream in(rest);
-  std::string first, second, extra;
-  if (!(in >> first >> second) || (in >> extra) || first.size() != 8 || second.size() != 8)
+  std::string first, second, barriers, waited, extra;
+  if (!(in >> first >> second >> barriers >> waited) || (in >> extra) || first.size() != 8 ||
+      second.size() != 8)
     return false;
   const auto a = number(first, 0xffffffffULL, 16), b = number(second, 0xffffffffULL, 16);
   if (!a || !b) return false;
-  r.queued.push_back(
-      Recorded::Queued{static_cast<std::uint32_t>(*a), static_cast<std::uint32_t>(*b), ""});
+  Recorded::Queued q{static_cast<std::uint32_t>(*a), static_cast<std::uint32_t>(*b), "", -1, false};
+  if (barriers != "-" || waited != "-") {
+    const auto n = number(barriers, 1000000), w = number(waited, 1);
+    if (!n || !w) return false;
+    q.early_barriers = static_cast<int>(*n), q.early_waited = *w == 1;
+  }
+  r.queued.push_back(q);
   return true;
 }
 

@@ -16,8 +16,11 @@
 //                               the ceiling's and its total), never a verdict
 //   replay LAUNCHES BITS        lesson 15's idea: a second call with the same arguments, the
 //                               kernels it launched itself and its total's 8 hex digits
-//   queued BITS BITS            lessons 13 and 14's idea: two calls queued back to back, the
-//                               second overlapping the first, and their totals' 8 hex digits each
+//   queued BITS BITS B W        lessons 13 and 14's idea: two calls queued back to back, the
+//                               second overlapping the first, their totals' 8 hex digits each,
+//                               and on the simulator the __syncthreads the second call's first
+//                               block reached before it waited (B) and whether it waited (W, 0 or
+//                               1); "- -" where not seen
 //   queued error TEXT           the same run, stopped by the kernel's error (the simulator's report)
 //   idea FIGURES                the lesson's idea as a trace of its kernel shows it: the block size,
 //                               then one group of figures per level of block 0 (idea.h, to_text)
@@ -54,6 +57,8 @@ struct Recorded {
   struct Queued {
     std::uint32_t first = 0, second = 0;  // the two totals' bits, where no error
     std::string error;
+    int early_barriers = -1;  // -1: not seen
+    bool early_waited = false;
   };
   std::vector<Queued> queued;       // the queued calls' figures, one a plan, as handed back
   std::optional<IdeaFigures> idea;  // the idea's figures from a trace, as handed back
@@ -65,7 +70,8 @@ struct Recorded {
 std::string recorded_out(int pass, std::size_t plan, std::size_t index, float got);
 std::string recorded_error(int pass, std::size_t plan, std::size_t index, const std::string& what);
 std::string recorded_replay(unsigned launches, float got);
-std::string recorded_queued(float first, float second, const std::string& error);
+std::string recorded_queued(float first, float second, const std::string& error,
+                            int early_barriers = -1, bool early_waited = false);
 std::string recorded_bytes(int pass, std::size_t index, const std::vector<unsigned char>& raw);
 
 // Reads at most `max_bytes` of the file (more is malformed: a run hands back a few kilobytes).

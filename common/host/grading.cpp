@@ -11,6 +11,7 @@
 #include "common/host/launch_observer.h"
 #include "common/host/sim_bridge.h"
 #include "common/host/table.h"
+#include "common/sim/runtime.h"
 
 namespace rl {
 
@@ -430,6 +431,11 @@ QueuedFigures queued_figures(Device& device, const Plan& plan, std::uint64_t bas
   }
   device.download(&f.first, first.get(), sizeof(float));
   device.download(&f.second, second.get(), sizeof(float));
+  if (device.backend() == Backend::sim) {
+    const sim::EarlyRun early = sim::last_early_run();
+    if (early.ran)
+      f.early_barriers = static_cast<int>(early.barriers), f.early_waited = early.waited;
+  }
   return f;
 }
 
@@ -452,6 +458,17 @@ std::optional<Failure> queued_judged(const QueuedFigures& f, const Plan& plan,
                        " is expected: a call must wait for the one before it "
                        "(cudaGridDependencySynchronize) before it touches what that call writes"};
   }
+  if (plan.idea.works_before_wait && f.early_barriers >= 0 &&
+      (f.early_barriers == 0 || !f.early_waited))
+    return Failure{
+        BugClass::not_the_idea,
+        what +
+            (f.early_waited ? "the second call's first block reached no __syncthreads before "
+                              "its cudaGridDependencySynchronize(): it waited before its own "
+                              "block's sum, whose input no call writes"
+                            : "the second call's first block never waited for the first") +
+            "; the wait belongs after the work that needs nothing of the call before, "
+            "and before the first touch of what that call writes"};
   return std::nullopt;
 }
 

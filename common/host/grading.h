@@ -132,6 +132,10 @@ std::optional<std::string> replay_judged(const ReplayFigures& f, const Plan& pla
 struct QueuedFigures {
   float first = 0.0f, second = 0.0f;
   std::string error;  // the kernel's error, where the run stopped with one
+  // On the simulator: the __syncthreads the second call's first block reached before it waited
+  // for the first call, and whether it waited (sim::last_early_run); -1: not seen (a GPU).
+  int early_barriers = -1;
+  bool early_waited = false;
 };
 bool is_queued_graded(const Plan& plan);
 QueuedFigures queued_figures(Device& device, const Plan& plan, std::uint64_t base_seed);

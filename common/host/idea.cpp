@@ -297,6 +297,7 @@ std::string describe(const Idea& idea) {
     parts.emplace_back("at most " + std::to_string(idea.max_barriers) + " __syncthreads a block");
   if (idea.loads_past_reach) parts.emplace_back("loads past the grid's reach");
   if (idea.no_fences) parts.emplace_back("no __threadfence: the ticket's memory order orders");
+  if (idea.works_before_wait) parts.emplace_back("the block's own work before its wait");
   std::string s;
   for (const std::string& p : parts) s += (s.empty() ? "" : ", ") + p;
   return s;

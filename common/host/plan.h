@@ -95,12 +95,17 @@ struct Idea {
   // The handover between blocks is ordered by the atomics' own memory order: no __threadfence()
   // anywhere in the run (a release and an acquire written as the ticket's order, not as fences).
   bool no_fences = false;
+  // A call launched to overlap the one before it does its own block's work (a block sum: its
+  // __syncthreads) before it waits for that call: judged on the queued calls (grading.h), where
+  // the simulator runs the second call's first block up to its wait first.
+  bool works_before_wait = false;
   // The checks read the trace's last launch (a finishing kernel the exercise asks for), not its
   // first. Selects; checks nothing itself.
   bool last_launch = false;
   bool any() const {
     return tree || whole_warps || no_bank_conflicts || last_warp_unsynced || last_warp_narrows ||
-           last_warp_shuffles || max_barriers >= 0 || loads_past_reach || no_fences;
+           last_warp_shuffles || max_barriers >= 0 || loads_past_reach || no_fences ||
+           works_before_wait;
   }
 };
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/sim/block_runner.h"
+#include "common/sim/builtins.h"
 #include "common/sim/errors.h"
 #include "common/sim/memory_model.h"
 #include "common/sim/runtime.h"
@@ -81,7 +82,13 @@ const char* warp_op_name(WarpOp op) {
   return "?";
 }
 
+std::atomic<bool> early_running{false};
+std::atomic<unsigned> early_barriers{0};
+
 int block_barrier(BarrierOp op, int predicate, const std::source_location& loc) {
+  if (early_running.load(std::memory_order_relaxed) && blockIdx.x == 0 && blockIdx.y == 0 &&
+      blockIdx.z == 0 && threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+    early_barriers.fetch_add(1, std::memory_order_relaxed);
   return runner_for("__syncthreads").barrier(op, predicate, loc);
 }
 

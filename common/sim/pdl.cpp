@@ -31,6 +31,9 @@ struct Pending {
 std::mutex pending_mutex;
 std::optional<Pending> pending;
 
+std::mutex early_mutex;
+EarlyRun early_run;  // the last overlap's early cluster (last_early_run)
+
 std::optional<Pending> take_pending() {
   std::lock_guard lock(pending_mutex);
   std::optional<Pending> p = std::move(pending);
@@ -50,7 +53,15 @@ void overlap(const LaunchConfig& primary, const LaunchConfig& dependent) {
   gate.running.store(1);
   Cluster early(dependent, &gate);
   model.set_running(d);
+  early_barriers.store(0, std::memory_order_relaxed);
+  early_running.store(true, std::memory_order_relaxed);
   Cluster::Outcome outcome = early.run(uint3{0, 0, 0}, true);
+  early_running.store(false, std::memory_order_relaxed);
+  {
+    std::lock_guard lock(early_mutex);
+    early_run = EarlyRun{true, outcome == Cluster::Outcome::suspended,
+                         early_barriers.load(std::memory_order_relaxed)};
+  }
   if (std::exception_ptr e = early.error()) std::rethrow_exception(e);
   model.set_running(p);
   if (outcome == Cluster::Outcome::suspended) {
@@ -100,6 +111,11 @@ void launch_deferred(const LaunchConfig& config, std::shared_ptr<const void> bou
 }
 
 }  // namespace detail
+
+EarlyRun last_early_run() {
+  std::lock_guard lock(detail::early_mutex);
+  return detail::early_run;
+}
 
 void synchronize() {
   if (std::optional<detail::Pending> p = detail::take_pending()) detail::run_grid(p->config);

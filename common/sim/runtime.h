@@ -1,6 +1,7 @@
 // The entry points through which kernel code (the inline device API in sync.h and
 // warp.h) reaches the block scheduler of the host thread it runs on.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <source_location>
@@ -57,6 +58,19 @@ FencesCalled fences_called();
 // Set it only while no launch runs.
 void reset_fences_called();
 
+// What the early cluster of the last overlapping launch did (programmatic dependent launch: the
+// dependent grid's first cluster, run up to its cudaGridDependencySynchronize() before the grid it
+// depends on runs): the __syncthreads thread 0 of its block 0 reached before it waited, and whether
+// it waited at all (false: it ran to its end). `ran` is false until such a launch has run. A grade
+// can tell a kernel that does its own block's work before it waits from one that waits first
+// (lesson 13's late_wait).
+struct EarlyRun {
+  bool ran = false;
+  bool waited = false;
+  unsigned barriers = 0;
+};
+EarlyRun last_early_run();
+
 // Gives a global buffer a name for race reports ("partials[17]" rather than "global[17]"); a later
 // name for overlapping bytes replaces it, and an empty name only forgets the old one (call it
 // before the buffer is freed).
@@ -79,6 +93,9 @@ void atomic_end(const void* address, const char* name, bool wrote, const std::so
 void memory_fence(const std::source_location& loc);
 // Counts a __threadfence() of kernel code (fences_called).
 void count_fence(const std::source_location& loc);
+// Whether an early cluster is running (last_early_run counts its barriers), and the count.
+extern std::atomic<bool> early_running;
+extern std::atomic<unsigned> early_barriers;
 
 enum class BarrierOp : unsigned char { plain, count, all, any };
 

@@ -38,6 +38,19 @@ void reduce(const ReduceCall& c) {
   });
 }
 
+// The same launch of the late_wait variant (exercise 13 asks for its kernel).
+template <class Trace>
+void reduce_late_wait(const ReduceCall& c) {
+  with_block_size(c.block, [&]<unsigned Block>(BlockSize<Block>) {
+    const auto kernel = dependent_single_pass_late_wait<Block, Trace>;
+    const unsigned grid = grid_for<Block>(kernel, c.n, c.shape);
+    name_buffer(c.scratch, grid * sizeof(float), "partials");
+    launch_ex("dependent_single_pass_late_wait", kernel, dim3(grid), dim3(Block), 0, c.stream,
+              LaunchAttributes{.programmatic_dependency = true}, c.in, c.out, c.n,
+              static_cast<float*>(c.scratch));
+  });
+}
+
 // Lesson 10's two kernels, the finishing one with programmatic_dependency (Pdl) or plainly:
 //   streaming_partials<Block><<<grid, Block, 0, stream>>>(in, partials, n);
 //   finish_partials<<<1, finish_block, 0, stream>>>(partials, out, grid);  + the attribute if Pdl
@@ -59,16 +72,19 @@ void reduce_in_two_kernels(const ReduceCall& c) {
             LaunchAttributes{.programmatic_dependency = Pdl}, partials, c.out, std::uint64_t{grid});
 }
 
-// Both plans keep one partial a block, and never more blocks than the input can feed.
+// Every plan keeps one partial a block, and never more blocks than the input can feed.
 std::size_t scratch_bytes(std::uint64_t n, unsigned block, const DeviceShape&) {
   return useful_blocks(n, std::uint64_t{block} * items_per_thread) * sizeof(float);
 }
 
 // A thread's run over a grid of g blocks (quads, each two levels, head and tail), its block's tree,
 // and the last block's run and tree over the g partials (lesson 12's plan.cu).
+template <bool LateWait>
 std::uint64_t own_depth(std::uint64_t n, unsigned block, const DeviceShape& shape) {
   return with_block_size(block, [&]<unsigned Block>(BlockSize<Block>) {
-    const std::uint64_t g = grid_for<Block>(dependent_single_pass<Block, NoTrace>, n, shape);
+    const std::uint64_t g =
+        LateWait ? grid_for<Block>(dependent_single_pass_late_wait<Block, NoTrace>, n, shape)
+                 : grid_for<Block>(dependent_single_pass<Block, NoTrace>, n, shape);
     return ceil_div(n, 4 * g * block) + 4 + 2 * summation_depth(block, 0) + ceil_div(g, block);
   });
 }
@@ -99,7 +115,10 @@ rl::Plans rl::lesson_plans<13, rl::this_backend>() {
     p.way.programmatic = programmatic;  // compared with the ceiling launched the same way
     return p;
   };
-  return {plan("", reduce<NoTrace>, reduce<RecordTrace>, own_depth, true),
+  Plan late_wait = plan("late_wait", reduce_late_wait<NoTrace>, reduce_late_wait<RecordTrace>,
+                        own_depth<true>, true);
+  late_wait.idea.works_before_wait = true;  // the exercise's variant: its block sum, then the wait
+  return {plan("", reduce<NoTrace>, reduce<RecordTrace>, own_depth<false>, true), late_wait,
           plan("two_kernel", reduce_in_two_kernels<false, NoTrace>,
                reduce_in_two_kernels<false, RecordTrace>, two_kernel_depth, false),
           plan("two_kernel_pdl", reduce_in_two_kernels<true, NoTrace>,

@@ -288,9 +288,24 @@ TEST_CASE("queued calls: which plans, their verdict and their record", "[host][g
       p, 0, shape);
   REQUIRE(raced);
   CHECK(raced->bug == BugClass::race);
+  // A plan whose idea is to work before it waits: judged on what the early block did, where seen.
+  Plan late = p;
+  late.idea.works_before_wait = true;
+  CHECK_FALSE(queued_judged({whole, prefix, "", 2, true}, late, 0, shape));
+  CHECK_FALSE(queued_judged({whole, prefix, "", -1, false}, late, 0, shape));  // a GPU: not seen
+  CHECK_FALSE(queued_judged({whole, prefix, "", 0, true}, p, 0, shape));       // not its idea
+  const auto waited_first = queued_judged({whole, prefix, "", 0, true}, late, 0, shape);
+  REQUIRE(waited_first);
+  CHECK(waited_first->bug == BugClass::not_the_idea);
+  CHECK_THAT(waited_first->why, Catch::Contains("reached no __syncthreads before its "
+                                                "cudaGridDependencySynchronize()"));
+  const auto never_waited = queued_judged({whole, prefix, "", 2, false}, late, 0, shape);
+  REQUIRE(never_waited);
+  CHECK_THAT(never_waited->why, Catch::Contains("never waited for the first"));
 
   // The lines: two totals' bits, or the error; up to one a plan, in order.
-  CHECK(recorded_queued(1.0f, -2.0f, "") == "queued 3f800000 c0000000");
+  CHECK(recorded_queued(1.0f, -2.0f, "") == "queued 3f800000 c0000000 - -");
+  CHECK(recorded_queued(1.0f, -2.0f, "", 2, true) == "queued 3f800000 c0000000 2 1");
   CHECK(recorded_queued(1.0f, 2.0f, "racecheck: a race") == "queued error racecheck: a race");
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("reducelab-queued-" + std::to_string(::getpid()) + ".outputs"))
@@ -299,16 +314,23 @@ TEST_CASE("queued calls: which plans, their verdict and their record", "[host][g
     std::ofstream(path) << text;
     return read_recorded(path, 1 << 20);
   };
-  const Recorded two = recorded("backend sim\n" + recorded_queued(1.0f, -2.0f, "") + "\n" +
-                                recorded_queued(0, 0, "racecheck: a race") + "\nend exit 1\n");
+  const Recorded two = recorded("backend sim\n" + recorded_queued(1.0f, -2.0f, "", 3, true) + "\n" +
+                                recorded_queued(0, 0, "racecheck: a race") + "\n" +
+                                recorded_queued(1.0f, -2.0f, "") + "\nend exit 1\n");
   CHECK(two.malformed.empty());
-  REQUIRE(two.queued.size() == 2);
+  REQUIRE(two.queued.size() == 3);
   CHECK(two.queued[0].first == 0x3f800000u);
   CHECK(two.queued[0].second == 0xc0000000u);
   CHECK(two.queued[0].error.empty());
+  CHECK(two.queued[0].early_barriers == 3);
+  CHECK(two.queued[0].early_waited);
   CHECK(two.queued[1].error == "racecheck: a race");
-  for (const char* bad : {"queued", "queued 3f800000", "queued 3f800000 c0000000 1",
-                          "queued 3f80000 c0000000", "queued xyz00000 c0000000", "queued error"}) {
+  CHECK(two.queued[2].early_barriers == -1);
+  for (const char* bad :
+       {"queued", "queued 3f800000", "queued 3f800000 c0000000", "queued 3f800000 c0000000 1",
+        "queued 3f800000 c0000000 1 2", "queued 3f800000 c0000000 - 1",
+        "queued 3f800000 c0000000 1 1 1", "queued 3f80000 c0000000 - -",
+        "queued xyz00000 c0000000 - -", "queued error"}) {
     INFO(bad);
     CHECK_FALSE(recorded(std::string("backend sim\n") + bad + "\nend exit 0\n").malformed.empty());
   }

@@ -1,6 +1,7 @@
-// Exercise 13: a dependent launch, made safe. Do what the TODO(student) lines below ask; grade it
-// with `bash lessons/grade.sh 13`, and when stuck ask `build-student/bin/13_dependent_launch --hint 1`
-// (then 2, 3). The solution is ../dependent_launch.cuh.
+// Exercise 13: a dependent launch that waits as late as it may. Do what the TODO(student) lines
+// below ask; grade it with `bash lessons/grade.sh 13`, and when stuck ask
+// `build-student/bin/13_dependent_launch --hint 1` (then 2, 3). The solution is
+// ../dependent_launch.cuh.
 #pragma once
 // Lesson 13: a launch that does not wait in the queue. With programmatic dependent launch (sm_90), a
 // kernel may be scheduled while the kernel before it in the stream is still running; it waits
@@ -24,18 +25,36 @@ __device__ unsigned int dependent_tickets = 0;
 template <unsigned Block, class Trace = NoTrace>
 __global__ void __launch_bounds__(Block)
     dependent_single_pass(In<Trace> in, Out<Trace> out, std::uint64_t n, Out<Trace> partials) {
-  // TODO(student): the lesson's idea. plan.cu launches every call of this kernel with
-  //   programmatic_dependency: its blocks may be running while the call before it in the stream
-  //   (the same kernel, on the same `out`, `partials` and ticket) has not ended. Make this kernel
-  //   correct whatever the previous call is still doing, and let the next call in the stream get
-  //   going as early as that allows. Two lines; no host wait, no second kernel. Graded, once every
-  //   total is right: two calls queued back to back (n = 2^16+1, then its first 2^15+3, sharing
-  //   the partials and the ticket), the second's first block run up to its wait before the first
-  //   call runs at all; both totals must be right, and the race detector names what nothing
-  //   orders.
+  // THE IDEA: wait here, inside, for the previous kernel in the stream to complete, memory
+  // included: it may still be writing `out`, `partials` or the ticket this grid is about to use.
+  cudaGridDependencySynchronize();
+  // Then let the next call be scheduled at once: it waits in its own call above.
+  cudaTriggerProgrammaticLaunchCompletion();
   const Float<Trace> sum = block_sum<Block, Trace>(vectorized_sum<Block, 4, Trace>(in, n));
   publish_and_finish<Block, Trace>(&dependent_tickets, sum, blockIdx.x, gridDim.x, partials, out,
                                    [](Float<Trace> v) { return block_sum<Block, Trace>(v); });
+}
+
+// TODO(student) (with the kernel below): the variant's tickets, zero when the program loads, not
+//   dependent_single_pass's (each kernel has its own); publish_and_finish leaves them at zero.
+
+// The variant `late_wait`: dependent_single_pass with its wait as late as it may go.
+template <unsigned Block, class Trace = NoTrace>
+__global__ void __launch_bounds__(Block)
+    dependent_single_pass_late_wait(In<Trace> in, Out<Trace> out, std::uint64_t n,
+                                    Out<Trace> partials) {
+  // TODO(student): dependent_single_pass's work (the block's sum, then publish_and_finish with the
+  //   variant's tickets), launched the same way, but waiting for the call before it as late as is
+  //   safe: whatever needs nothing that call writes may run before the wait, while that call is
+  //   still finishing, and nothing that call writes or reads may be touched before it. Let the
+  //   next call get going as early as ever. Graded (`bash lessons/grade.sh 13`): every plan's
+  //   totals for n = 0, 1, 31, 32, 33, 255, 256, 257, 1000, 2^16+1 and 2^20 and more block sizes,
+  //   in every thread order, under the race detector; then every plan launched with the attribute
+  //   twice back to back (n = 2^16+1, then its first 2^15+3, sharing the partials and the
+  //   tickets), the second's first block run up to its wait before the first call runs at all:
+  //   both totals right, and (your variant's idea) that block must have reached its block sum's
+  //   __syncthreads before it waited.
+  (void)in, (void)out, (void)n, (void)partials;
 }
 
 // The same idea on lesson 10's two kernels: the partials kernel lets the finishing kernel be

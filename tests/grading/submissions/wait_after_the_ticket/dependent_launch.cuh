@@ -32,6 +32,24 @@ __global__ void __launch_bounds__(Block)
   cudaGridDependencySynchronize();
 }
 
+// The late_wait variant's tickets: its own, as lesson 12's variant has.
+__device__ unsigned int late_wait_tickets = 0;
+
+// The variant `late_wait`: dependent_single_pass with its wait as late as it may go.
+template <unsigned Block, class Trace = NoTrace>
+__global__ void __launch_bounds__(Block)
+    dependent_single_pass_late_wait(In<Trace> in, Out<Trace> out, std::uint64_t n,
+                                    Out<Trace> partials) {
+  cudaTriggerProgrammaticLaunchCompletion();
+  // No call writes the input: the block's own sum needs nothing of the call before, so its loads
+  // and its tree can run while that call is still finishing.
+  const Float<Trace> sum = block_sum<Block, Trace>(vectorized_sum<Block, 4, Trace>(in, n));
+  // The partials, the ticket and `out` are the call before's too: wait before the first of them.
+  cudaGridDependencySynchronize();
+  publish_and_finish<Block, Trace>(&late_wait_tickets, sum, blockIdx.x, gridDim.x, partials, out,
+                                   [](Float<Trace> v) { return block_sum<Block, Trace>(v); });
+}
+
 // The same idea on lesson 10's two kernels: the partials kernel lets the finishing kernel be
 // scheduled at once; plan.cu launches the finishing kernel with programmatic_dependency (or plainly,
 // the contrast).
