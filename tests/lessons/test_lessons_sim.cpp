@@ -126,3 +126,18 @@ TEST_CASE("lessons 13 and 14: two calls queued back to back are both right on th
   }
   apply_simulator_options(RunOptions{});
 }
+
+// What the second of two queued calls did before its wait, as the simulator counts it: lesson 13's
+// own kernel waits at its first line, its late_wait variant after its block sum's barriers.
+TEST_CASE("lesson 13: the early block's barriers before its wait, own kernel and late_wait",
+          "[sim][lessons]") {
+  auto device = make_sim_device();
+  const QueuedFigures own = queued_figures(*device, *find_plan(13, Backend::sim), 0);
+  CHECK(own.error == "");
+  CHECK(own.early_waited);
+  CHECK(own.early_barriers == 0);
+  const QueuedFigures late = queued_figures(*device, *find_plan(13, Backend::sim, "late_wait"), 0);
+  CHECK(late.error == "");
+  CHECK(late.early_waited);
+  CHECK(late.early_barriers > 0);
+}
