@@ -164,6 +164,10 @@ std::optional<Failure> queued_verdict(const std::vector<Plan>& mine, Backend bac
       return Failure{BugClass::crash, what + " never finished (" + ending(rec) + ")"};
     }
     const Recorded::Queued& q = rec.queued[k++];
+    if (backend == Backend::sim && q.error.empty() && q.early_barriers < 0)
+      return Failure{BugClass::crash,
+                     "two calls queued back to back on the simulator, handed back without what "
+                     "the second call did before its wait"};
     const QueuedFigures f{std::bit_cast<float>(q.first), std::bit_cast<float>(q.second), q.error,
                           q.early_barriers, q.early_waited};
     if (auto why = queued_judged(f, p, options.grade_seed, shape)) return why;
