@@ -99,13 +99,19 @@ IdeaFigures idea_figures(Device& device, const Plan& plan, std::uint64_t base_se
   Session session(device, o);
   session.prepare(n);
   sim::reset_fences_called();
+  sim::reset_loads_before_first_add();
+  sim::reset_remote_shared_maps();
   const nlohmann::json doc = record_trace(session, plan, block);
   const sim::FencesCalled fences = sim::fences_called();
+  const sim::LoadsBeforeAdd ahead = sim::loads_before_first_add();
+  const std::uint64_t remote_maps = sim::remote_shared_maps();
   IdeaFigures f =
       idea_figures_of(parse_trace(doc.dump(), "the trace of lesson " + std::to_string(plan.lesson)),
                       plan.idea.last_launch);
   f.fences = fences.count;
   f.fence_line = static_cast<int>(fences.lowest_line);
+  f.loads_before_add = ahead.added ? static_cast<std::int64_t>(ahead.loads) : -1;
+  f.remote_maps = remote_maps;
   return f;
 }
 
@@ -146,6 +152,23 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
            "): here the ticket itself must order the handover, a release for each block's partial "
            "and an acquire for the last block's reads, given as the atomic operation's memory "
            "order";
+  if (idea.loads_ahead > 0 &&
+      (f.loads_before_add < 0 || f.loads_before_add < std::int64_t{idea.loads_ahead}))
+    return intro + "thread 0 " +
+           (f.loads_before_add < 0
+                ? std::string("added nothing it loaded")
+                : "issued " + std::to_string(f.loads_before_add) + " load" +
+                      (f.loads_before_add == 1 ? "" : "s") + " before its first addition") +
+           ", where the variant has " + std::to_string(idea.loads_ahead) +
+           " on their way by then: the next turn's loads are issued before the thread adds the "
+           "turn it holds, so its loads stay in flight while it adds";
+  if (idea.cluster_shares && 2 * f.remote_maps < f.grid)
+    return "n=" + std::to_string(idea_n) + " block=" + block + ", the whole run: its " +
+           std::to_string(f.grid) + " blocks mapped another block's shared memory " +
+           std::to_string(f.remote_maps) + " time" + (f.remote_maps == 1 ? "" : "s") +
+           " (cluster.map_shared_rank), where every block but each cluster's first hands its sum "
+           "to the first in distributed shared memory: a cluster's blocks meet there, not in "
+           "global memory";
   if (idea.tree) {
     int add_levels = 0;
     const IdeaLevel* deepest = nullptr;
@@ -237,7 +260,7 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
 std::string to_text(const IdeaFigures& f) {
   std::ostringstream out;
   out << f.block << ',' << f.grid << ',' << f.farthest_input << ',' << f.fences << ','
-      << f.fence_line;
+      << f.fence_line << ',' << f.loads_before_add << ',' << f.remote_maps;
   for (const IdeaLevel& l : f.levels)
     out << ' ' << l.level << ',' << l.line << ',' << l.threads << ',' << l.warps << ','
         << l.divergent << ',' << l.adds << ',' << l.conflict << ',' << l.conflict_line << ','
@@ -267,7 +290,15 @@ std::optional<IdeaFigures> parse_idea_figures(std::string_view text) {
     if (!number(text, ',', farthest)) return std::nullopt;
     f.farthest_input = farthest;
   }
-  if (!number(text, ',', f.fences) || !number(text, '\0', f.fence_line)) return std::nullopt;
+  if (!number(text, ',', f.fences) || !number(text, ',', f.fence_line)) return std::nullopt;
+  if (text.starts_with("-1,")) {  // thread 0 added nothing
+    text.remove_prefix(3);
+  } else {
+    std::int64_t loads = 0;
+    if (!number(text, ',', loads)) return std::nullopt;
+    f.loads_before_add = loads;
+  }
+  if (!number(text, '\0', f.remote_maps)) return std::nullopt;
   while (!text.empty()) {
     if (text.front() != ' ' || f.levels.size() >= 4096) return std::nullopt;
     text.remove_prefix(1);
@@ -298,6 +329,10 @@ std::string describe(const Idea& idea) {
   if (idea.loads_past_reach) parts.emplace_back("loads past the grid's reach");
   if (idea.no_fences) parts.emplace_back("no __threadfence: the ticket's memory order orders");
   if (idea.works_before_wait) parts.emplace_back("the block's own work before its wait");
+  if (idea.cluster_shares) parts.emplace_back("a cluster's sums through distributed shared memory");
+  if (idea.loads_ahead > 0)
+    parts.emplace_back(std::to_string(idea.loads_ahead) +
+                       " loads on their way before a thread's first add");
   std::string s;
   for (const std::string& p : parts) s += (s.empty() ? "" : ", ") + p;
   return s;

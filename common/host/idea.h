@@ -45,6 +45,14 @@ struct IdeaFigures {
   // them (the simulator counts them: sim::fences_called; a committed trace has none).
   std::uint64_t fences = 0;
   int fence_line = 0;
+  // The loads (__ldg, __ldcg) thread 0 of block 0 issued before its first addition, counted by the
+  // simulator while it recorded (sim::loads_before_first_add); -1: it added nothing, or a committed
+  // trace, which does not say.
+  std::int64_t loads_before_add = -1;
+  // The times the run's blocks mapped another block's shared memory to access it
+  // (cluster.map_shared_rank naming another rank), counted by the simulator while it recorded
+  // (sim::remote_shared_maps); 0 in a committed trace.
+  std::uint64_t remote_maps = 0;
   std::vector<IdeaLevel> levels;
   friend bool operator==(const IdeaFigures&, const IdeaFigures&) = default;
 };

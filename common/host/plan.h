@@ -99,13 +99,21 @@ struct Idea {
   // __syncthreads) before it waits for that call: judged on the queued calls (grading.h), where
   // the simulator runs the second call's first block up to its wait first.
   bool works_before_wait = false;
+  // A cluster's blocks hand their sums to its first block in distributed shared memory: at least
+  // one block in two of the first launch maps another block's shared memory (lesson 14's clusters
+  // of 2, whose second blocks store into their first's).
+  bool cluster_shares = false;
+  // Thread 0 of block 0 issues at least this many loads before its first addition: the next
+  // turn's loads are on their way before it adds the turn it holds (lesson 11's load_ahead, 2 x its
+  // loads a turn). 0: not checked.
+  unsigned loads_ahead = 0;
   // The checks read the trace's last launch (a finishing kernel the exercise asks for), not its
   // first. Selects; checks nothing itself.
   bool last_launch = false;
   bool any() const {
     return tree || whole_warps || no_bank_conflicts || last_warp_unsynced || last_warp_narrows ||
            last_warp_shuffles || max_barriers >= 0 || loads_past_reach || no_fences ||
-           works_before_wait;
+           works_before_wait || cluster_shares || loads_ahead > 0;
   }
 };
 

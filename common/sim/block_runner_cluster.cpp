@@ -189,7 +189,10 @@ void* BlockRunner::map_shared_rank(const void* addr, int rank, bool record,
     fail(where + ": " + cluster_->block_name(target) + " (rank " + std::to_string(target) +
          ") of the cluster has exited, and its shared memory with it (a block must not end while "
          "another block may read its shared memory: cluster.sync() before it ends)");
-  if (record) cluster_->note_remote_use(target, rank_, current_, loc);
+  if (record) {
+    cluster_->note_remote_use(target, rank_, current_, loc);
+    remote_maps.fetch_add(1, std::memory_order_relaxed);
+  }
   BlockRunner& other = cluster_->runner(target);
   if (dynamic) return const_cast<unsigned char*>(other.smem_ + (a - smem_));
   for (const TlsBlock& b : cluster_->tls(target))

@@ -84,6 +84,7 @@ const char* warp_op_name(WarpOp op) {
 
 std::atomic<bool> early_running{false};
 std::atomic<unsigned> early_barriers{0};
+std::atomic<std::uint64_t> remote_maps{0};
 
 int block_barrier(BarrierOp op, int predicate, const std::source_location& loc) {
   if (early_running.load(std::memory_order_relaxed) && blockIdx.x == 0 && blockIdx.y == 0 &&
@@ -186,6 +187,26 @@ void count_fence(const std::source_location& loc) {
   }
 }
 
+namespace {
+// Written only by the host thread that runs thread 0 of block 0, read once no launch runs.
+std::atomic<std::uint64_t> loads_before_add{0};
+std::atomic<bool> first_add_seen{false};
+
+bool is_first_thread() {
+  return blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && threadIdx.x == 0 &&
+         threadIdx.y == 0 && threadIdx.z == 0;
+}
+}  // namespace
+
+void note_traced_load() {
+  if (is_first_thread() && !first_add_seen.load(std::memory_order_relaxed))
+    loads_before_add.fetch_add(1, std::memory_order_relaxed);
+}
+
+void note_traced_add() {
+  if (is_first_thread()) first_add_seen.store(true, std::memory_order_relaxed);
+}
+
 }  // namespace detail
 
 FencesCalled fences_called() {
@@ -197,5 +218,19 @@ void reset_fences_called() {
   detail::fence_count.store(0, std::memory_order_relaxed);
   detail::lowest_fence_line.store(0, std::memory_order_relaxed);
 }
+
+LoadsBeforeAdd loads_before_first_add() {
+  return {detail::loads_before_add.load(std::memory_order_relaxed),
+          detail::first_add_seen.load(std::memory_order_relaxed)};
+}
+
+void reset_loads_before_first_add() {
+  detail::loads_before_add.store(0, std::memory_order_relaxed);
+  detail::first_add_seen.store(false, std::memory_order_relaxed);
+}
+
+std::uint64_t remote_shared_maps() { return detail::remote_maps.load(std::memory_order_relaxed); }
+
+void reset_remote_shared_maps() { detail::remote_maps.store(0, std::memory_order_relaxed); }
 
 }  // namespace rl::sim

@@ -71,6 +71,28 @@ struct EarlyRun {
 };
 EarlyRun last_early_run();
 
+// The loads thread 0 of block 0 issued before its first addition, counted since
+// reset_loads_before_first_add() in a traced run (common/device/traced.h reports its __ldg and
+// __ldcg loads and its additions; untraced code reports nothing). `added` is false until that
+// thread has added; the count stops there, so a later launch's thread 0 adds nothing to it. A grade
+// can tell a thread that issues its next loads before it adds the ones it holds (lesson 11's
+// load_ahead) from one that adds each load as it comes.
+struct LoadsBeforeAdd {
+  std::uint64_t loads = 0;
+  bool added = false;
+};
+LoadsBeforeAdd loads_before_first_add();
+// Set it only while no launch runs.
+void reset_loads_before_first_add();
+
+// The times kernel code mapped another block's shared memory (cluster.map_shared_rank naming a
+// rank not its own, to access it) since reset_remote_shared_maps(), every block's. A grade can tell
+// a cluster whose blocks hand their sums over in distributed shared memory from one whose blocks
+// meet in global memory (lesson 14).
+std::uint64_t remote_shared_maps();
+// Set it only while no launch runs.
+void reset_remote_shared_maps();
+
 // Gives a global buffer a name for race reports ("partials[17]" rather than "global[17]"); a later
 // name for overlapping bytes replaces it, and an empty name only forgets the old one (call it
 // before the buffer is freed).
@@ -93,9 +115,14 @@ void atomic_end(const void* address, const char* name, bool wrote, const std::so
 void memory_fence(const std::source_location& loc);
 // Counts a __threadfence() of kernel code (fences_called).
 void count_fence(const std::source_location& loc);
+// A traced load and a traced addition of kernel code (loads_before_first_add).
+void note_traced_load();
+void note_traced_add();
 // Whether an early cluster is running (last_early_run counts its barriers), and the count.
 extern std::atomic<bool> early_running;
 extern std::atomic<unsigned> early_barriers;
+// map_shared_rank calls naming another block's shared memory (remote_shared_maps).
+extern std::atomic<std::uint64_t> remote_maps;
 
 enum class BarrierOp : unsigned char { plain, count, all, any };
 

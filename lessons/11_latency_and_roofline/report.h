@@ -12,7 +12,7 @@
 
 namespace rl::latency {
 
-// The exercise's target. On the GPU: the lesson's own kernel over target_n floats streams at least
+// The exercise's target. On the GPU: its variant (load_ahead) over target_n floats streams at least
 // target_fraction of the streaming ceiling measured in the same run. On the simulator, which
 // measures no speed: Little's law predicts at least that fraction from the kernel's loads in
 // flight, the simulated device's shape and simulated_dram (littles_law.h). 90% is a first choice,

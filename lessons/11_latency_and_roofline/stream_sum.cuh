@@ -80,4 +80,54 @@ __global__ void __launch_bounds__(Block) stream_sum(In<Trace> in, Out<Trace> out
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
+// The exercise's variant (plan "load_ahead"): stream_sum's thread empties the memory's pipe at
+// every turn: it issues a turn, waits for all of it, adds it, and only then issues the next. Here
+// the next turn is issued before the turn it holds is added, so while a thread adds a turn (all
+// but its last) the next is on its way: 2 x LoadsInFlight loads while it waits, at the cost of a
+// second turn's registers.
+template <unsigned Block, unsigned LoadsInFlight, unsigned LoadBytes, class Trace = NoTrace>
+__global__ void __launch_bounds__(Block)
+    stream_sum_ahead(In<Trace> in, Out<Trace> out, std::uint64_t n) {
+  constexpr unsigned per_load = LoadBytes / sizeof(float);
+  const std::uint64_t thread = std::uint64_t{blockIdx.x} * Block + threadIdx.x;
+  const std::uint64_t threads = std::uint64_t{gridDim.x} * Block;
+  const std::uint64_t to_boundary =  // head, body and tail as in stream_sum
+      (per_load - address_of(in) / sizeof(float) % per_load) % per_load;
+  const std::uint64_t head = to_boundary < n ? to_boundary : n;
+  const auto body = as_loads<LoadBytes, Trace>(in + head);
+  const std::uint64_t loads = (n - head) / per_load;
+
+  Float<Trace> sum = 0.0f;
+  std::uint64_t q = thread;
+  const std::uint64_t last_in_turn = (LoadsInFlight - 1) * threads;  // a turn: q .. q + this
+  if (q + last_in_turn < loads) {
+    using Load = decltype(__ldg(body));  // a float, float2 or float4 (or their traced kin)
+    Load held[LoadsInFlight];            // the turn this thread adds next
+#pragma unroll
+    for (unsigned k = 0; k < LoadsInFlight; ++k) held[k] = __ldg(body + q + k * threads);
+#pragma unroll 1  // as in stream_sum: in flight is what the source says, no more
+    for (q += LoadsInFlight * threads; q + last_in_turn < loads; q += LoadsInFlight * threads) {
+      Load next[LoadsInFlight];
+      // THE IDEA: issued before `held` is added, so these are in flight while the thread adds
+#pragma unroll
+      for (unsigned k = 0; k < LoadsInFlight; ++k) next[k] = __ldg(body + q + k * threads);
+#pragma unroll
+      for (unsigned k = 0; k < LoadsInFlight; ++k) {
+        sum += floats_sum(held[k]);
+        held[k] = next[k];  // the turn on its way becomes the one held
+      }
+    }
+#pragma unroll
+    for (unsigned k = 0; k < LoadsInFlight; ++k) sum += floats_sum(held[k]);  // the last turn
+  }
+#pragma unroll 1
+  for (; q < loads; q += threads) sum += floats_sum(__ldg(body + q));  // fewer than a turn's left
+  const std::uint64_t tail = head + loads * per_load;
+  if (thread < head) sum += in[thread];
+  if (thread < n - tail) sum += in[tail + thread];
+
+  sum = block_sum<Block, Trace>(sum);
+  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+}
+
 RL_NAMESPACE_END

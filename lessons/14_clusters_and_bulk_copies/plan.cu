@@ -199,5 +199,8 @@ rl::Plans rl::lesson_plans<14, rl::this_backend>() {
 #endif
   // cluster4_pdl is compared with the ceiling launched with the dependent launch too.
   for (Plan& p : plans) p.way.programmatic = p.variant == "cluster4_pdl";
+  // The exercise's idea, checked on the own plan: a cluster's blocks hand their sums to its first
+  // in distributed shared memory (each second block maps its first's).
+  plans.front().idea.cluster_shares = true;
   return plans;
 }

@@ -5,8 +5,8 @@
 # --grade-check then passes them for that seed and fails them for another seed, with one result's
 # bit flipped, with a case left out, with cases swapped, and with a forged verdict line added; where
 # the lesson has a speed target, with figures that miss it and with a verdict in their place; where
-# it hands back its idea's figures (lesson 15's replay, or a trace's figures: lessons 01-10), with a
-# launch, a wrong total, a bank conflict or none of them.
+# it hands back its idea's figures (lesson 15's replay, or a trace's figures: lessons 01-14), with a
+# launch, a wrong total, a bank conflict, one load ahead or none of them.
 set -euo pipefail
 exe=$1 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -51,15 +51,24 @@ if grep -q "^replay " "$work/outputs"; then
   grep -v "^replay " "$work/outputs" >"$work/no-replay"
   expect "no replay figures" "$work/no-replay" "$seed" "result: FAILED" "never measured"
 fi
-# Lessons 01-10 hand back the figures of a trace of their kernel (common/host/idea.h): a bank
-# conflict at every level fails lesson 03's idea, no figures fail, and a verdict in their place is
-# out of format.
+# Lessons 01-14 hand back the figures of a trace of their kernel (common/host/idea.h): a bank
+# conflict at every level fails lesson 03's idea, one load before thread 0's first addition fails
+# lesson 11's (the head's sixth figure), no figures fail, and a verdict in their place is out of
+# format.
 if grep -q "^idea " "$work/outputs"; then
-  awk '$1 == "idea" { for (i = 3; i <= NF; ++i) { split($i, f, ","); f[7] = 4; f[8] = 21
-                        $i = f[1]; for (k = 2; k <= 13; ++k) $i = $i "," f[k] } } { print }' \
-    "$work/outputs" >"$work/conflicted"
-  cmp -s "$work/outputs" "$work/conflicted" && fail "no conflict was written into the idea's figures"
-  expect "a 4-way bank conflict" "$work/conflicted" "$seed" "result: FAILED" "4-way bank conflict"
+  if [[ $(basename "$exe") == 11_* ]]; then
+    awk '$1 == "idea" { m = split($2, h, ","); h[6] = 1; $2 = h[1]; for (k = 2; k <= m; ++k) $2 = $2 "," h[k] }
+         { print }' "$work/outputs" >"$work/one-load"
+    cmp -s "$work/outputs" "$work/one-load" && fail "the loads before the first add were not changed"
+    expect "one load before the first add" "$work/one-load" "$seed" "result: FAILED" \
+      "issued 1 load before its first addition"
+  else
+    awk '$1 == "idea" { for (i = 3; i <= NF; ++i) { split($i, f, ","); f[7] = 4; f[8] = 21
+                          $i = f[1]; for (k = 2; k <= 13; ++k) $i = $i "," f[k] } } { print }' \
+      "$work/outputs" >"$work/conflicted"
+    cmp -s "$work/outputs" "$work/conflicted" && fail "no conflict was written into the idea's figures"
+    expect "a 4-way bank conflict" "$work/conflicted" "$seed" "result: FAILED" "4-way bank conflict"
+  fi
   grep -v "^idea " "$work/outputs" >"$work/no-idea"
   expect "no idea figures" "$work/no-idea" "$seed" "result: FAILED" "never recorded"
   sed 's/^idea .*/idea ok/' "$work/outputs" >"$work/idea-claimed"

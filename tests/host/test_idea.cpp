@@ -183,6 +183,28 @@ TEST_CASE("the judge on figures that miss one check each", "[host][idea]") {
   CHECK(fails_with(ticket, {.no_fences = true}, "called __threadfence() 6 times (line 88)"));
   CHECK_FALSE(idea_judged(ticket, {.loads_past_reach = true}));  // counted, judged only if asked
 
+  // Loads ahead: thread 0's loads before its first addition, at least the plan's count.
+  IdeaFigures ahead = halves;
+  ahead.loads_before_add = 2;
+  CHECK_FALSE(idea_judged(ahead, {.loads_ahead = 2}));
+  ahead.loads_before_add = 1;
+  CHECK(fails_with(ahead, {.loads_ahead = 2},
+                   "thread 0 issued 1 load before its first addition, where the variant has 2"));
+  ahead.loads_before_add = -1;
+  CHECK(fails_with(ahead, {.loads_ahead = 2}, "thread 0 added nothing it loaded"));
+  CHECK_FALSE(idea_judged(ahead, {.no_fences = true}));  // counted, judged only if asked
+
+  // A cluster's exchange in distributed shared memory: one map a block at the least, in two.
+  IdeaFigures clusters = halves;
+  clusters.grid = 4;
+  clusters.remote_maps = 2;
+  CHECK_FALSE(idea_judged(clusters, {.cluster_shares = true}));
+  clusters.remote_maps = 1;
+  CHECK(fails_with(clusters, {.cluster_shares = true},
+                   "its 4 blocks mapped another block's shared memory 1 time"));
+  clusters.remote_maps = 0;
+  CHECK(fails_with(clusters, {.cluster_shares = true}, "0 times (cluster.map_shared_rank)"));
+
   IdeaFigures empty;
   empty.block = 256;
   empty.grid = 1;
@@ -195,35 +217,56 @@ TEST_CASE("the idea's figures as handed back: the text and its format", "[host][
   const auto back = parse_idea_figures(to_text(f));
   REQUIRE(back);
   CHECK(*back == f);
-  CHECK(parse_idea_figures("256,4,1279,0,0 1,2,3,4,5,6,7,8,9,10,11,12,13"));
-  const auto none_read = parse_idea_figures("256,4,-1,0,0");  // a block that read no input
+  CHECK(back->loads_before_add == -1);  // a committed trace does not say
+  CHECK(parse_idea_figures("256,4,1279,0,0,-1,0 1,2,3,4,5,6,7,8,9,10,11,12,13"));
+  const auto none_read = parse_idea_figures("256,4,-1,0,0,-1,0");  // a block that read no input
   REQUIRE(none_read);
   CHECK(none_read->farthest_input == -1);
-  const auto fenced = parse_idea_figures("256,4,1279,528,71");  // 528 fences, the lowest line 71
+  const auto fenced =
+      parse_idea_figures("256,4,1279,528,71,-1,0");  // 528 fences, the lowest line 71
   REQUIRE(fenced);
   CHECK(fenced->fences == 528);
   CHECK(fenced->fence_line == 71);
+  const auto ahead = parse_idea_figures("256,1,2047,0,0,2,0");  // 2 loads before the first add
+  REQUIRE(ahead);
+  CHECK(ahead->loads_before_add == 2);
+  const auto mapped = parse_idea_figures("256,4,1279,0,0,-1,3");  // 3 remote shared-memory maps
+  REQUIRE(mapped);
+  CHECK(mapped->remote_maps == 3);
+  IdeaFigures counted = f;
+  counted.loads_before_add = 8;
+  counted.remote_maps = 5;
+  CHECK(parse_idea_figures(to_text(counted)) == counted);
   for (const char* bad : {"",
                           "ok",
                           "0",
                           "2048",
                           "256",
                           "256,4",
-                          "0,4,1,0,0",
-                          "256,0,1,0,0",
-                          "256,4,-2,0,0",
-                          "256,4,x,0,0",
+                          "0,4,1,0,0,-1,0",
+                          "256,0,1,0,0,-1,0",
+                          "256,4,-2,0,0,-1,0",
+                          "256,4,x,0,0,-1,0",
                           "256,4,1",
                           "256,4,1,0",
+                          "256,4,1,0,0",
+                          "256,4,1,0,0,",
+                          "256,4,1,0,0,-1",
+                          "256,4,1,0,0,-1,",
+                          "256,4,1,0,0,-1,-1",
+                          "256,4,1,0,0,2,x",
+                          "256,4,1,0,0,-2,0",
+                          "256,4,1,0,0,-12,0",
+                          "256,4,1,0,0,x,0",
                           "256,4,-1",
-                          "256,4,1,-1,0",
-                          "256,4,1,0,x",
-                          "256,4,1,0,0 1,2,3",
-                          "256,4,1,0,0 1,2,3,4,5,6,7,8,9,10,11,12",
-                          "256,4,1,0,0 1,2,3,4,5,6,7,8,9,10,11,12,13,14",
-                          "256,4,1,0,0 -1,2,3,4,5,6,7,8,9,10,11,12,13",
-                          "256,4,1,0,0  1,2,3,4,5,6,7,8,9,10,11,12,13",
-                          "256,4,1,0,0 1,2,3,4,5,6,7,8,9,10,11,12,13 "}) {
+                          "256,4,1,-1,0,-1,0",
+                          "256,4,1,0,x,-1,0",
+                          "256,4,1,0,0,-1,0 1,2,3",
+                          "256,4,1,0,0,-1,0 1,2,3,4,5,6,7,8,9,10,11,12",
+                          "256,4,1,0,0,-1,0 1,2,3,4,5,6,7,8,9,10,11,12,13,14",
+                          "256,4,1,0,0,-1,0 -1,2,3,4,5,6,7,8,9,10,11,12,13",
+                          "256,4,1,0,0,-1,0  1,2,3,4,5,6,7,8,9,10,11,12,13",
+                          "256,4,1,0,0,-1,0 1,2,3,4,5,6,7,8,9,10,11,12,13 "}) {
     INFO("'" << bad << "'");
     CHECK_FALSE(parse_idea_figures(bad));
   }

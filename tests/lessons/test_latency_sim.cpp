@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common/host/course.h"
+#include "common/host/idea.h"
 #include "common/host/session.h"
 #include "common/host/sim_bridge.h"
 #include "lessons/11_latency_and_roofline/chase.h"
@@ -142,13 +143,34 @@ TEST_CASE("lesson 11's plans name the loads their kernels keep in flight", "[sim
       {"4x4B", {4, 4}},
       {"2x8B", {2, 8}},
       {"1x16B", {1, 16}},
-      {"8x16B", {8, 16}}};
+      {"8x16B", {8, 16}},
+      {"load_ahead", {2, 16}}};  // one float4 a turn, two turns issued before it waits
   for (const auto& [variant, loads] : expected) {
     INFO("variant '" << variant << "'");
     CHECK(lesson19(variant).loads_in_flight == loads.first);
     CHECK(lesson19(variant).load_bytes == loads.second);
   }
   CHECK(plans_of(11, Backend::sim).size() == std::size(expected));
+}
+
+TEST_CASE("the exercise's variant issues its next turn before it adds: the simulator counts it",
+          "[sim][latency]") {
+  // Recorded as the grade records it (n = 2048, blocks of 256): thread 0 of block 0 holds two
+  // float4s of the input (loads 0 and 256 of 512). stream_sum's turn, one float4 (1x16B), is added
+  // before the next is issued; load_ahead's next turn is on its way first; the own kernel's turn of
+  // four is more than thread 0's share, so it adds each float4 as it comes, after its loop.
+  auto device = make_sim_device();
+  const std::pair<std::string_view, std::int64_t> expected[] = {
+      {"1x16B", 1}, {"load_ahead", 2}, {"4x4B", 4}, {"", 1}};
+  for (const auto& [variant, loads] : expected) {
+    INFO("variant '" << variant << "'");
+    const IdeaFigures f = idea_figures(*device, lesson19(variant), 1);
+    CHECK(f.loads_before_add == loads);
+    CHECK(idea_judged(f, lesson19(variant).idea).has_value() == false);
+  }
+  CHECK(lesson19("load_ahead").idea.loads_ahead == 2);
+  IdeaFigures one_at_a_time = idea_figures(*device, lesson19("1x16B"), 1);
+  CHECK(idea_judged(one_at_a_time, lesson19("load_ahead").idea));
 }
 
 TEST_CASE("the simulator sizes every persistent grid as the thread limit did", "[sim][latency]") {

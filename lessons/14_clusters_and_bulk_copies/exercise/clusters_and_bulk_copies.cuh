@@ -67,7 +67,8 @@ __global__ void __launch_bounds__(Block)
   //   blocks, random floats within float rounding and integer data to the bit; then blocks of 32,
   //   64, 128, 512 and 1024 threads at n = block + 1, 1000 and 67 * block - 3. On the simulator
   //   the cases up to 2^16+1 run again with each block's threads in reverse and in shuffled order:
-  //   a result that needs lane order fails.
+  //   a result that needs lane order fails. Then the idea, on the simulator, in a run of the own
+  //   plan at n = 2048: at least one block in two must have mapped another block's shared memory.
   (void)sum, (void)rank, (void)slots;
   publish_and_finish<Block, Trace>(&cluster_tickets, cluster_sum, blockIdx.x / size,
                                    gridDim.x / size, partials, out,
