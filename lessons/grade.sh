@@ -321,7 +321,8 @@ if [ $self_check -eq 1 ]; then
   fi
   # 3. Broken submissions the grader must diagnose, not hang on.
   echo "== submissions that hang or fault (each must fail with the simulator's report, in time) =="
-  backend=sim  # the diagnoses under test are the simulator's; a GPU would only hang or read garbage
+  # The diagnoses under test are the simulator's (a GPU would only hang or read garbage), but for
+  # the submissions marked BACKEND gpu.
   chosen=("${lessons[@]}")
   diagnosed=0
   for case_dir in tests/grading/submissions/*/; do
@@ -331,6 +332,16 @@ if [ $self_check -eq 1 ]; then
     want=$(cat "$case_dir/LESSON")
     # With lessons named (--self-check 13 14), only their broken submissions.
     if [ ${#chosen[@]} -gt 0 ] && ! printf '%s\n' "${chosen[@]}" | grep -qx "$want"; then continue; fi
+    # A submission whose diagnosis only a GPU can make (BACKEND says gpu: lesson 16's libraries) is
+    # graded on the GPU where there is one, and left out, said so, where there is none.
+    backend=sim
+    if [ "$(cat "$case_dir/BACKEND" 2>/dev/null)" = gpu ]; then
+      if ! nvidia-smi -L >/dev/null 2>&1; then
+        echo "$(basename "$case_dir"): left out (its diagnosis needs a GPU, and this machine has none)"
+        continue
+      fi
+      backend=gpu
+    fi
     configure "$root/$case_dir" "$(basename "$case_dir")"
     lessons=("$want")
     : >"$rows"

@@ -3,8 +3,11 @@
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -132,6 +135,18 @@ class GpuDevice final : public Device {
   }
   void synchronize() override { RL_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   void* stream() override { return stream_; }
+  void hold_stream(double ms) override {
+    // A host function on the stream (run by the runtime's own thread): what comes after it on the
+    // stream waits for it to return. It may call no CUDA function, and does not.
+    auto* held = new double(ms);
+    RL_CUDA_CHECK(cudaLaunchHostFunc(
+        stream_,
+        [](void* p) {
+          const std::unique_ptr<double> for_ms(static_cast<double*>(p));
+          std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(*for_ms));
+        },
+        held));
+  }
 
   // Enough copies that cycling through them touches three times the L2 between two uses of one
   // copy.

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/host/cli.h"  // UsageError
 #include "common/host/device.h"
 #include "common/sim/kernel_launch.h"
 
@@ -57,6 +58,9 @@ class SimDevice final : public Device {
   }
   void synchronize() override { sim::synchronize(); }
   void* stream() override { return nullptr; }
+  void hold_stream(double) override {
+    throw UsageError("the simulator runs each launch as it is made: it has no stream to hold");
+  }
   std::size_t rotation_copies(std::size_t) const override { return 1; }
 
   // The simulator has no graphs to replay: a graph-launched plan's calls run one by one, and its

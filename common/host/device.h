@@ -56,6 +56,11 @@ class Device {
   virtual void poison(void* dst, std::size_t bytes) = 0;  // NaN bytes, so unwritten output shows
   virtual void synchronize() = 0;                         // waits, and surfaces asynchronous errors
   virtual void* stream() = 0;
+  // Holds the stream for `ms` milliseconds: a host function queued on it sleeps that long, and the
+  // stream's later work starts only once it returns; the call itself returns at once. What lesson
+  // 16's grade measures a call against (a call that waits for the GPU waits that long). A
+  // UsageError on the simulator, which runs each launch as it is made.
+  virtual void hold_stream(double ms) = 0;
 
   // How many copies of an input of `bytes` to rotate through so that no timed call finds its input
   // in cache (1 on the simulator, which has no cache to speak of).

@@ -147,6 +147,20 @@ std::optional<std::string> replay_verdict(const std::vector<Plan>& mine, Backend
   return std::nullopt;
 }
 
+// The trusted side of lesson 16's idea (Plan::never_waits): the handed-back held-stream figures,
+// judged.
+std::optional<std::string> held_verdict(const std::vector<Plan>& mine, Backend backend,
+                                        const Recorded& rec, const RunOptions& options,
+                                        const DeviceShape& shape) {
+  for (const Plan& p : mine) {
+    if (!p.never_waits || p.backend != backend) continue;
+    if (!rec.held) return std::string("a call on a held stream was never measured");
+    return held_judged({rec.held->held_ms, rec.held->call_ms, std::bit_cast<float>(rec.held->bits)},
+                       p, options.grade_seed, shape);
+  }
+  return std::nullopt;
+}
+
 // The trusted side of the queued calls (is_queued_graded): the handed-back totals, judged, a plan
 // at a time in the order the submission ran them.
 std::optional<Failure> queued_verdict(const std::vector<Plan>& mine, Backend backend,
@@ -246,6 +260,9 @@ int check_recorded(std::ostream& out, const std::string& program_path, int numbe
       } else if (const auto replayed = replay_verdict(mine, backend, rec, options, shape)) {
         bug = BugClass::not_the_idea;
         failure = *replayed;
+      } else if (const auto held = held_verdict(mine, backend, rec, options, shape)) {
+        bug = BugClass::not_the_idea;
+        failure = *held;
       } else if (const auto queued = queued_verdict(mine, backend, rec, options, shape)) {
         bug = queued->bug;
         failure = queued->why;
@@ -316,6 +333,18 @@ int grade_lesson(std::ostream& out, const std::string& program_path, int number,
           const ReplayFigures f = replay_figures(*device, p, options.grade_seed);
           if (fd >= 0) record.say(recorded_replay(f.launches, f.got));
           if (const auto why = replay_judged(f, p, options.grade_seed, device->shape())) {
+            report_failure(reporter, BugClass::not_the_idea, *why);
+            return exit_failed;
+          }
+        }
+        // Lesson 16's idea: a call that never waits for the GPU (Plan::never_waits).
+        for (const Plan& p : mine) {
+          if (!p.never_waits || p.backend != device->backend()) continue;
+          progress("the idea: a call of " + std::string(p.variant) +
+                   " returns at once while its stream is held");
+          const HeldFigures f = held_figures(*device, p, options.grade_seed);
+          if (fd >= 0) record.say(recorded_held(f.held_ms, f.call_ms, f.got));
+          if (const auto why = held_judged(f, p, options.grade_seed, device->shape())) {
             report_failure(reporter, BugClass::not_the_idea, *why);
             return exit_failed;
           }

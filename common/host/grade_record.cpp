@@ -2,7 +2,9 @@
 
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -24,6 +26,13 @@ std::string recorded_replay(unsigned launches, float got) {
   char bits[9];
   std::snprintf(bits, sizeof bits, "%08x", std::bit_cast<std::uint32_t>(got));
   return "replay " + std::to_string(launches) + " " + bits;
+}
+
+std::string recorded_held(double held_ms, double call_ms, float got) {
+  char text[96];
+  std::snprintf(text, sizeof text, "held %.3f %.3f %08x", held_ms, call_ms,
+                std::bit_cast<std::uint32_t>(got));
+  return text;
 }
 
 std::string recorded_queued(float first, float second, const std::string& error, int early_barriers,
@@ -104,6 +113,27 @@ bool parse_replay(const std::string& rest, Recorded& r) {
   const auto l = number(launches, 1000000), b = number(bits, 0xffffffffULL, 16);
   if (!l || !b) return false;
   r.replay = Recorded::Replay{static_cast<unsigned>(*l), static_cast<std::uint32_t>(*b)};
+  return true;
+}
+
+// "HELD CALL BITS": lesson 16's held-stream figures, the two times in ms (plain decimals).
+bool parse_held(const std::string& rest, Recorded& r) {
+  std::istringstream in(rest);
+  std::string held, call, bits, extra;
+  if (!(in >> held >> call >> bits) || (in >> extra) || bits.size() != 8) return false;
+  const auto ms = [](const std::string& word) -> std::optional<double> {
+    if (word.empty() || word.size() > 16 ||
+        word.find_first_not_of("0123456789.") != std::string::npos)
+      return std::nullopt;
+    char* end = nullptr;
+    const double v = std::strtod(word.c_str(), &end);
+    if (*end != '\0' || !std::isfinite(v)) return std::nullopt;
+    return v;
+  };
+  const auto h = ms(held), c = ms(call);
+  const auto b = number(bits, 0xffffffffULL, 16);
+  if (!h || !c || !b) return false;
+  r.held = Recorded::Held{*h, *c, static_cast<std::uint32_t>(*b)};
   return true;
 }
 
@@ -196,6 +226,8 @@ Recorded read_recorded(const std::string& path, std::size_t max_bytes) {
     } else if (word == "target" && !r.target && !rest.empty() && rest.size() <= 200) {
       r.target = rest;
     } else if (word == "replay" && !r.replay && parse_replay(rest, r)) {
+      // the figures are set
+    } else if (word == "held" && !r.held && parse_held(rest, r)) {
       // the figures are set
     } else if (word == "queued" && r.queued.size() < 16 && parse_queued(rest, r)) {
       // the figures are set

@@ -16,6 +16,8 @@
 //                               the ceiling's and its total), never a verdict
 //   replay LAUNCHES BITS        lesson 15's idea: a second call with the same arguments, the
 //                               kernels it launched itself and its total's 8 hex digits
+//   held HELD CALL BITS         lesson 16's idea: one call on a stream held for HELD ms, the ms it
+//                               took to return on the host (decimal) and its total's 8 hex digits
 //   queued BITS BITS B W        lessons 13 and 14's idea: two calls queued back to back, the
 //                               second overlapping the first, their totals' 8 hex digits each,
 //                               and on the simulator the __syncthreads the second call's first
@@ -54,6 +56,11 @@ struct Recorded {
     std::uint32_t bits = 0;
   };
   std::optional<Replay> replay;  // lesson 15's replay figures, as handed back
+  struct Held {
+    double held_ms = 0.0, call_ms = 0.0;
+    std::uint32_t bits = 0;
+  };
+  std::optional<Held> held;  // lesson 16's held-stream figures, as handed back
   struct Queued {
     std::uint32_t first = 0, second = 0;  // the two totals' bits, where no error
     std::string error;
@@ -70,6 +77,7 @@ struct Recorded {
 std::string recorded_out(int pass, std::size_t plan, std::size_t index, float got);
 std::string recorded_error(int pass, std::size_t plan, std::size_t index, const std::string& what);
 std::string recorded_replay(unsigned launches, float got);
+std::string recorded_held(double held_ms, double call_ms, float got);
 std::string recorded_queued(float first, float second, const std::string& error,
                             int early_barriers = -1, bool early_waited = false);
 std::string recorded_bytes(int pass, std::size_t index, const std::vector<unsigned char>& raw);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <exception>
 #include <iterator>
@@ -391,6 +392,53 @@ ReplayFigures replay_figures(Device& device, const Plan& plan, std::uint64_t bas
   set_launch_observer({});
   device.download(&f.got, out.get(), sizeof(float));
   return f;
+}
+
+HeldFigures held_figures(Device& device, const Plan& plan, std::uint64_t base_seed) {
+  RunOptions o;
+  o.seed = replay_seed(base_seed);
+  Session session(device, o);
+  session.prepare(replay_n);
+  const unsigned block = block_for(plan, 256, false);
+  const DeviceShape shape = device.shape();
+  DeviceBuffer out(device, sizeof(float));
+  DeviceBuffer scratch(device, plan.scratch_bytes(replay_n, block, shape));
+  const ReduceCall call{
+      session.device_input(), out.get<float>(), replay_n, block, scratch.get(), shape,
+      device.stream()};
+  plan.reduce(call);  // a first call, untimed: the library's first-use work is not the question
+  device.poison(out.get(), sizeof(float));
+  device.synchronize();
+  HeldFigures f;
+  f.held_ms = held_ms;
+  device.hold_stream(held_ms);
+  const auto start = std::chrono::steady_clock::now();
+  plan.reduce(call);
+  f.call_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  device.synchronize();
+  device.download(&f.got, out.get(), sizeof(float));
+  return f;
+}
+
+std::optional<std::string> held_judged(const HeldFigures& f, const Plan& plan,
+                                       std::uint64_t base_seed, const DeviceShape& shape) {
+  std::vector<float> input(replay_n);
+  fill_run_input(input, replay_seed(base_seed), Distribution::uniform);
+  const Reference reference = reference_sum(input);
+  const unsigned block = block_for(plan, 256, false);
+  const std::string what = "n=" + std::to_string(replay_n) + ", one call on a stream held for " +
+                           general(held_ms, 4) + " ms: ";
+  if (f.held_ms != held_ms)
+    return what + "the figures handed back held it for " + general(f.held_ms, 4) + " ms";
+  if (!(f.call_ms >= 0.0) || f.call_ms >= held_ms / 2)
+    return what + "the call took " + general(f.call_ms, 4) +
+           " ms to return: it waited for the GPU (the stream's work before it), where it should "
+           "only enqueue its work, its temporary storage's allocation and release included";
+  if (!within_tolerance(f.got, reference, plan.depth(replay_n, block, shape)))
+    return what + "its total was " + general(f.got, 9) + " where " + general(reference.sum, 9) +
+           " is expected";
+  return std::nullopt;
 }
 
 namespace {

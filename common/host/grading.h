@@ -142,6 +142,23 @@ QueuedFigures queued_figures(Device& device, const Plan& plan, std::uint64_t bas
 std::optional<Failure> queued_judged(const QueuedFigures& f, const Plan& plan,
                                      std::uint64_t base_seed, const DeviceShape& shape);
 
+// Lesson 16's idea (Plan::never_waits: a call that brings its own temporary storage yet never
+// waits for the GPU), in two halves like the replay. held_figures, in the submission's process, on
+// a GPU: the stream held for held_ms (Device::hold_stream), then one call of the plan at n =
+// replay_n (1000) on it, timed on the host from before the call to its return; then a wait, and the call's
+// total. held_judged, host code only: why those figures fail, in one line, or nullopt. A call that
+// waits for the GPU (a cudaFree, a cudaMalloc that waits for the device, a copy of the total to the
+// host) returns only after the hold.
+inline constexpr double held_ms = 200.0;
+struct HeldFigures {
+  double held_ms = 0.0;  // how long the stream was held
+  double call_ms = 0.0;  // how long the call took to return, on the host
+  float got = 0.0f;
+};
+HeldFigures held_figures(Device& device, const Plan& plan, std::uint64_t base_seed);
+std::optional<std::string> held_judged(const HeldFigures& f, const Plan& plan,
+                                       std::uint64_t base_seed, const DeviceShape& shape);
+
 using CaseRunner = std::function<CaseResult(int pass, std::size_t plan, std::size_t index,
                                             const Plan& p, const GradeCase& c)>;
 

@@ -152,6 +152,9 @@ struct Plan {
   // Lesson 15: the plan records its launches once per set of arguments and replays them, so a
   // second call with the same arguments launches nothing itself (its grade checks that).
   bool replays = false;
+  // Lesson 16's stream_ordered: a call enqueues its work, its temporary storage included, and
+  // returns without waiting for the GPU (its grade times a call on a held stream: grading.h).
+  bool never_waits = false;
   // What its grade checks of its idea in a trace, on the simulator (lessons 01-10; the lesson's
   // own plan only, one a lesson).
   Idea idea;

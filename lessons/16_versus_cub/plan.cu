@@ -21,12 +21,17 @@ void cub_reduce(const ReduceCall& c) {
   cub_sum(c.in, c.out, c.n, c.scratch, bytes, static_cast<cudaStream_t>(c.stream));
 }
 
-// Thrust allocates its own
+// Thrust allocates its own (and so does the exercise's variant)
 std::size_t thrust_scratch_bytes(std::uint64_t, unsigned, const DeviceShape&) { return 0; }
 
 void thrust_reduce(const ReduceCall& c) {
   const float total = thrust_sum(c.in, c.n, static_cast<cudaStream_t>(c.stream));
   copy_to_device(c.out, &total, sizeof(float), c.stream);
+}
+
+// The exercise's variant: its temporary storage is its own, in the stream's order.
+void stream_ordered_reduce(const ReduceCall& c) {
+  cub_sum_stream_ordered(c.in, c.out, c.n, static_cast<cudaStream_t>(c.stream));
 }
 
 // CUB's plan is its own; bound its per-thread run by spreading n over every resident thread.
@@ -51,7 +56,13 @@ rl::Plans rl::lesson_plans<16, rl::this_backend>() {
   thrust.variant = "thrust";
   thrust.scratch_bytes = thrust_scratch_bytes;
   thrust.depth = library_depth;
-  return {cub, thrust};
+  Plan stream_ordered = lesson_plan(16, slug, title, stream_ordered_reduce);
+  stream_ordered.variant = "stream_ordered";
+  stream_ordered.scratch_bytes = thrust_scratch_bytes;  // it allocates its own too
+  stream_ordered.depth = library_depth;
+  stream_ordered.never_waits =
+      true;  // the exercise's idea: its grade times a call on a held stream
+  return {cub, thrust, stream_ordered};
 #else
   return {};  // NVIDIA's compiled libraries have no simulator version
 #endif

@@ -39,5 +39,19 @@ inline float thrust_sum(const float* in, std::uint64_t n, cudaStream_t stream) {
   return thrust::reduce(thrust::cuda::par.on(stream), in, in + n, 0.0f);
 }
 
+// The exercise's variant: one call that brings its own temporary storage, as thrust_sum does, and
+// still never waits for the GPU. cudaMalloc and cudaFree synchronise the GPU across its streams (CUDA
+// Programming Guide, 4.3.1); the stream-ordered allocator (cudaMallocAsync, cudaFreeAsync)
+// allocates and frees as work on the stream, in order with the reduction, so the call only
+// enqueues, and the total stays on the device.
+inline void cub_sum_stream_ordered(const float* in, float* out, std::uint64_t n,
+                                   cudaStream_t stream) {
+  const std::size_t bytes = cub_sum_storage_bytes(n);
+  void* storage = nullptr;
+  RL_CUDA_CHECK(cudaMallocAsync(&storage, bytes, stream));  // usable by work after it on `stream`
+  cub_sum(in, out, n, storage, bytes, stream);
+  RL_CUDA_CHECK(cudaFreeAsync(storage, stream));  // freed once the sum before it is done
+}
+
 #endif
 RL_NAMESPACE_END

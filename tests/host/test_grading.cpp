@@ -336,3 +336,57 @@ TEST_CASE("queued calls: which plans, their verdict and their record", "[host][g
   }
   std::remove(path.c_str());
 }
+
+// Lesson 16's idea (Plan::never_waits): one call on a stream held for held_ms, judged on how long
+// it took to return and on its total; and the line that hands the figures back.
+TEST_CASE("a call on a held stream: its verdict and its record", "[host][grading]") {
+  Plan p;
+  p.depth = [](std::uint64_t, unsigned, const DeviceShape&) -> std::uint64_t { return 32; };
+  // base seed 0: the 1000 floats of grade_seeds[0]
+  std::vector<float> input(1000);
+  fill_run_input(input, grade_seeds[0], Distribution::uniform);
+  const float total = static_cast<float>(reference_sum(input).sum);
+  const DeviceShape shape;
+  CHECK_FALSE(held_judged({held_ms, 0.05, total}, p, 0, shape));
+  CHECK_FALSE(held_judged({held_ms, held_ms / 2 - 1, total}, p, 0, shape));
+  const auto waited = held_judged({held_ms, 200.4, total}, p, 0, shape);
+  REQUIRE(waited);
+  CHECK_THAT(*waited, Catch::Contains("the call took 200.4 ms to return: it waited for the GPU"));
+  CHECK(held_judged({held_ms, -1.0, total}, p, 0, shape));
+  CHECK(held_judged({held_ms, std::numeric_limits<double>::quiet_NaN(), total}, p, 0, shape));
+  const auto short_hold = held_judged({1.0, 0.05, total}, p, 0, shape);
+  REQUIRE(short_hold);
+  CHECK_THAT(*short_hold, Catch::Contains("held it for 1 ms"));
+  const auto wrong = held_judged({held_ms, 0.05, total + 1.0f}, p, 0, shape);
+  REQUIRE(wrong);
+  CHECK_THAT(*wrong, Catch::Contains("its total was"));
+  const auto unwritten =
+      held_judged({held_ms, 0.05, std::numeric_limits<float>::quiet_NaN()}, p, 0, shape);
+  CHECK(unwritten);
+
+  CHECK(recorded_held(200.0, 0.0123, 1.0f) == "held 200.000 0.012 3f800000");
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("reducelab-held-" + std::to_string(::getpid()) + ".outputs"))
+                               .string();
+  const auto recorded = [&](const std::string& text) {
+    std::ofstream(path) << text;
+    return read_recorded(path, 1 << 20);
+  };
+  const Recorded good =
+      recorded("backend gpu\n" + recorded_held(200.0, 201.5, -2.0f) + "\nend exit 0\n");
+  CHECK(good.malformed.empty());
+  REQUIRE(good.held);
+  CHECK(good.held->held_ms == 200.0);
+  CHECK(good.held->call_ms == 201.5);
+  CHECK(good.held->bits == 0xc0000000u);
+  for (const char* bad : {"held", "held 200", "held 200 1", "held 200 1 3f80000", "held 200 1 x",
+                          "held -200 1 3f800000", "held 200 -1 3f800000", "held 200 1e3 3f800000",
+                          "held 200 nan 3f800000", "held 200 1 3f800000 4"}) {
+    INFO(bad);
+    CHECK_FALSE(recorded(std::string("backend gpu\n") + bad + "\nend exit 0\n").malformed.empty());
+  }
+  CHECK_FALSE(recorded("backend gpu\n" + recorded_held(200.0, 1.0, 1.0f) + "\n" +
+                       recorded_held(200.0, 1.0, 1.0f) + "\nend exit 0\n")
+                  .malformed.empty());  // one line at most
+  std::remove(path.c_str());
+}
