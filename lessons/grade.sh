@@ -332,16 +332,20 @@ if [ $self_check -eq 1 ]; then
     want=$(cat "$case_dir/LESSON")
     # With lessons named (--self-check 13 14), only their broken submissions.
     if [ ${#chosen[@]} -gt 0 ] && ! printf '%s\n' "${chosen[@]}" | grep -qx "$want"; then continue; fi
-    # A submission whose diagnosis only a GPU can make (BACKEND says gpu: lesson 16's libraries) is
-    # graded on the GPU where there is one, and left out, said so, where there is none.
+    # A submission whose diagnosis only a GPU can make (BACKEND says "gpu", or "gpu N" for N GPUs
+    # or more: lesson 16's libraries, lesson 22's collectives) is graded on the GPU where the machine
+    # has enough of them, and left out, said so, where it has not.
     backend=sim
-    if [ "$(cat "$case_dir/BACKEND" 2>/dev/null)" = gpu ]; then
-      if ! nvidia-smi -L >/dev/null 2>&1; then
-        echo "$(basename "$case_dir"): left out (its diagnosis needs a GPU, and this machine has none)"
+    read -r wants_backend wants_gpus <"$case_dir/BACKEND" 2>/dev/null || true
+    if [ "${wants_backend:-}" = gpu ]; then
+      have=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU " || true)
+      if [ "${have:-0}" -lt "${wants_gpus:-1}" ]; then
+        echo "$(basename "$case_dir"): left out (its diagnosis needs ${wants_gpus:-1} GPU(s); this machine has ${have:-0})"
         continue
       fi
       backend=gpu
     fi
+    wants_backend="" wants_gpus=""
     configure "$root/$case_dir" "$(basename "$case_dir")"
     lessons=("$want")
     : >"$rows"

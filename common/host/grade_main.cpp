@@ -521,7 +521,7 @@ int check_runs(std::ostream& out, const std::string& program_path, int number,
             got.error ? std::optional<std::string>(got.message) : r.judge(got.raw);
         if (why) {
           failure = r.what + ": " + *why;
-          bug = got.error ? classify_kernel_error(got.message) : classify_failure_line(failure);
+          bug = got.error ? classify_kernel_error(got.message) : classify_judged(failure);
           if (got.error && bug == BugClass::crash) bug = classify_failure_line(failure);
         }
         first[i] = got.raw;
@@ -593,7 +593,8 @@ int grade_runs(std::ostream& out, const std::string& program_path, int number,
         std::vector<std::vector<unsigned char>> first(runs->size());
         for (std::size_t i = 0; i < runs->size(); ++i)
           if (auto why = attempt(0, i, first[i])) {
-            report_failure(reporter, classify_failure_line(*why), *why);
+            const BugClass bug = classify_judged(*why);
+            report_failure(reporter, bug, *why);
             return exit_failed;
           }
         if (device->backend() == Backend::sim) {

@@ -189,6 +189,13 @@ BugClass classify_failure_line(std::string_view line) {
                                                               : BugClass::lost_input;
 }
 
+BugClass classify_judged(std::string& line) {
+  const std::size_t at = line.find(idea_mark);
+  if (at == std::string::npos) return classify_failure_line(line);
+  line.erase(at, idea_mark.size());
+  return BugClass::not_the_idea;
+}
+
 std::vector<std::string_view> bug_keywords(BugClass b) {
   switch (b) {
     case BugClass::race:

@@ -82,6 +82,12 @@ BugClass classify_kernel_error(std::string_view what);
 // The class of any failure line whose class nobody said: a kernel error's, never written when the
 // line says so, and otherwise a wrong result: lost input.
 BugClass classify_failure_line(std::string_view line);
+// A judge of a lesson's own cases (grade_main.h's GradedRun) marks a failure of the lesson's idea,
+// right totals in the wrong places, by beginning its line with idea_mark (lesson 22's reduce to a
+// root that writes every GPU). classify_judged takes the mark out of `line` and classes it so;
+// any other line as classify_failure_line does.
+inline constexpr std::string_view idea_mark = "[idea] ";
+BugClass classify_judged(std::string& line);
 
 // Words a hint about this class of bug is likely to use (matching_hint in hints.h picks the first
 // hint that names one, unless a hint is tagged for the class).

@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/host/grade_main.h"
+#include "common/host/grading.h"  // idea_mark
 #include "common/host/harness.h"
 #include "common/host/hints.h"
 #include "common/host/reference.h"
@@ -247,11 +248,57 @@ int run_rank(const Options& o) {
   return c.check.verified ? exit_ok : exit_failed;
 }
 
-// --grade: sums on one GPU, then on every visible GPU (when more than one), each checked against
-// the reference and for every GPU holding the same total (grade_main.h's grade_runs: CUDA starts
-// only in the watched child, since a process that forks after starting CUDA cannot use it in the
-// child). Without a GPU there is nothing to grade: SKIPPED (exit 77), which is what a machine
-// without one reports.
+// The trusted side of one graded sum: `bytes` holds every GPU's total, then every GPU's partial.
+// With the all-reduce (root -1) every GPU must hold the right total, the same bits; with a reduce
+// to `root`, that GPU the right total and every other GPU its poison (run() writes NaN first).
+std::optional<std::string> judged_totals(const std::vector<unsigned char>& bytes, unsigned gpus,
+                                         int root, const Reference& ref, std::uint64_t depth) {
+  if (bytes.size() != 2 * gpus * sizeof(float))
+    return "handed back " + std::to_string(bytes.size() / sizeof(float)) +
+           " floats for the totals and partials of " + std::to_string(gpus) + " GPUs";
+  std::vector<float> totals(gpus), partials(gpus);
+  std::memcpy(totals.data(), bytes.data(), gpus * sizeof(float));
+  std::memcpy(partials.data(), bytes.data() + gpus * sizeof(float), gpus * sizeof(float));
+  // The partials first: a wrong local reduction is lesson 12's kernel as this build has it (in a
+  // student build, the student's lesson 12), not the collective's fault.
+  double partial_sum = 0.0;
+  for (const float p : partials) partial_sum += p;
+  if (!within_tolerance(partial_sum, ref, depth))
+    return "the GPUs' partials add up to " + general(partial_sum, 9) + ", expected " +
+           general(ref.sum, 9) +
+           " before the collective ran: each GPU's local reduction is lesson 12's single pass as "
+           "this build has it (in a student build, your lesson 12 file, or its exercise): grade "
+           "lesson 12 first";
+  const std::size_t first = root < 0 ? 0 : static_cast<std::size_t>(root);
+  const std::string gpu = "GPU " + std::to_string(first);
+  if (!within_tolerance(totals[first], ref, depth))
+    return (root < 0 ? std::string() : gpu + ", the root: ") +
+           (ref.exact
+                ? "expected exactly " + general(ref.sum, 9) +
+                      " (spikes: every partial sum is exact), got " + general(totals[first], 9) +
+                      ": a block's or a GPU's share was skipped or added twice"
+                : "expected " + general(ref.sum, 9) + " (within " +
+                      general(tolerance(ref, depth), 3) + "), got " + general(totals[first], 9));
+  constexpr std::uint32_t poison = 0xFFFFFFFFu;
+  for (std::size_t k = 0; k < totals.size(); ++k) {
+    if (k == first) continue;
+    const std::uint32_t bits = std::bit_cast<std::uint32_t>(totals[k]);
+    if (root < 0 && bits != std::bit_cast<std::uint32_t>(totals[0]))
+      return "GPU 0 holds " + general(totals[0], 9) + " but GPU " + std::to_string(k) + " holds " +
+             general(totals[k], 9) + ": every GPU must hold the same total";
+    if (root >= 0 && bits != poison)
+      return std::string(idea_mark) + gpu + " is the root, but GPU " + std::to_string(k) +
+             "'s total was written too (" + general(totals[k], 9) +
+             "): a reduce to the root leaves every other GPU's output as it was";
+  }
+  return std::nullopt;
+}
+
+// --grade: sums on one GPU, then on every visible GPU (when more than one), with the all-reduce and
+// then with the exercise's reduce to the last GPU, each judged by judged_totals (grade_main.h's
+// grade_runs: CUDA starts only in the watched child, since a process that forks after starting
+// CUDA cannot use it in the child). Without a GPU there is nothing to grade: SKIPPED (exit 77),
+// which is what a machine without one reports.
 int grade(const std::string& program_path, const Options& o) {
   return grade_runs(
       std::cout, program_path, 22, "multi_gpu_nccl", std::string(collective_source()), o.run,
@@ -277,70 +324,40 @@ int grade(const std::string& program_path, const Options& o) {
               {graded_seed(1, o.run.grade_seed), Distribution::uniform},
               {graded_seed(20240601, o.run.grade_seed), Distribution::uniform},
               {graded_seed(1, o.run.grade_seed), Distribution::spikes}};
-          for (const std::uint64_t n :
-               {std::uint64_t{1000}, (std::uint64_t{1} << 20) + 3, (std::uint64_t{1} << 24) + 3})
-            for (const auto& [seed, dist] : inputs) {
-              const std::string what = std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s") +
-                                       ", n=" + std::to_string(n) +
-                                       " seed=" + std::to_string(seed) + " " +
-                                       std::string(to_string(dist));
-              runs.push_back(
-                  {what, false,
-                   [current, gpus, n, seed, dist, block](std::vector<unsigned char>& bytes) {
-                     if (current->gpus != gpus) {
-                       current->group.reset();
-                       current->group = std::make_unique<MultiGpuSum>(gpus);
-                       current->gpus = gpus;
-                     }
-                     current->group->prepare(n, seed, dist, block);
-                     // every GPU's total, then every GPU's partial (before the collective)
-                     std::vector<float> handed = current->group->run();
-                     const std::vector<float> partials = current->group->partials();
-                     handed.insert(handed.end(), partials.begin(), partials.end());
-                     bytes.resize(handed.size() * sizeof(float));
-                     std::memcpy(bytes.data(), handed.data(), bytes.size());
-                   },
-                   [gpus, n, seed, dist, block, shape = d.shape()](
-                       const std::vector<unsigned char>& bytes) -> std::optional<std::string> {
-                     if (bytes.size() != 2 * gpus * sizeof(float))
-                       return "handed back " + std::to_string(bytes.size() / sizeof(float)) +
-                              " floats for the totals and partials of " + std::to_string(gpus) +
-                              " GPUs";
-                     std::vector<float> totals(gpus), partials(gpus);
-                     std::memcpy(totals.data(), bytes.data(), gpus * sizeof(float));
-                     std::memcpy(partials.data(), bytes.data() + gpus * sizeof(float),
-                                 gpus * sizeof(float));
-                     const Reference ref = reference_of_stream(seed, dist, 0, n);
-                     const std::uint64_t depth = multi_gpu_depth(n, gpus, block, shape);
-                     // The partials first: a wrong local reduction is lesson 12's kernel as this
-                     // build has it (in a student build, the student's lesson 12), not the
-                     // collective's fault.
-                     double partial_sum = 0.0;
-                     for (const float p : partials) partial_sum += p;
-                     if (!within_tolerance(partial_sum, ref, depth))
-                       return "the GPUs' partials add up to " + general(partial_sum, 9) +
-                              ", expected " + general(ref.sum, 9) +
-                              " before the collective ran: each GPU's local reduction is lesson "
-                              "12's single pass as this build has it (in a student build, your "
-                              "lesson 12 file, or its exercise): grade lesson 12 first";
-                     if (!within_tolerance(totals[0], ref, depth))
-                       return ref.exact
-                                  ? "expected exactly " + general(ref.sum, 9) +
-                                        " (spikes: every partial sum is exact), got " +
-                                        general(totals[0], 9) +
-                                        ": a block's or a GPU's share was skipped or added twice"
-                                  : "expected " + general(ref.sum, 9) + " (within " +
-                                        general(tolerance(ref, depth), 3) + "), got " +
-                                        general(totals[0], 9);
-                     for (std::size_t k = 1; k < totals.size(); ++k)
-                       if (std::bit_cast<std::uint32_t>(totals[k]) !=
-                           std::bit_cast<std::uint32_t>(totals[0]))
-                         return "GPU 0 holds " + general(totals[0], 9) + " but GPU " +
-                                std::to_string(k) + " holds " + general(totals[k], 9) +
-                                ": every GPU must hold the same total";
-                     return std::nullopt;
-                   }});
-            }
+          // The all-reduce (root -1), then the exercise's reduce to the last GPU.
+          for (const int root : {-1, static_cast<int>(gpus) - 1})
+            for (const std::uint64_t n :
+                 {std::uint64_t{1000}, (std::uint64_t{1} << 20) + 3, (std::uint64_t{1} << 24) + 3})
+              for (const auto& [seed, dist] : inputs) {
+                const std::string what =
+                    std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s") +
+                    (root < 0 ? std::string() : ", reduce to GPU " + std::to_string(root)) +
+                    ", n=" + std::to_string(n) + " seed=" + std::to_string(seed) + " " +
+                    std::string(to_string(dist));
+                runs.push_back(
+                    {what, false,
+                     [current, gpus, root, n, seed, dist,
+                      block](std::vector<unsigned char>& bytes) {
+                       if (current->gpus != gpus) {
+                         current->group.reset();
+                         current->group = std::make_unique<MultiGpuSum>(gpus);
+                         current->gpus = gpus;
+                       }
+                       current->group->prepare(n, seed, dist, block);
+                       // every GPU's total, then every GPU's partial (before the collective)
+                       std::vector<float> handed = current->group->run(root);
+                       const std::vector<float> partials = current->group->partials();
+                       handed.insert(handed.end(), partials.begin(), partials.end());
+                       bytes.resize(handed.size() * sizeof(float));
+                       std::memcpy(bytes.data(), handed.data(), bytes.size());
+                     },
+                     [gpus, root, n, seed, dist, block, shape = d.shape()](
+                         const std::vector<unsigned char>& bytes) -> std::optional<std::string> {
+                       return judged_totals(bytes, gpus, root,
+                                            reference_of_stream(seed, dist, 0, n),
+                                            multi_gpu_depth(n, gpus, block, shape));
+                     }});
+              }
         }
         return runs;
       });

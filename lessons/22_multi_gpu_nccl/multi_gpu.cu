@@ -132,11 +132,15 @@ struct MultiGpuSum::Impl {
     RL_CUDA_CHECK(cudaEventRecord(g.local_done, g.stream));
   }
 
-  // Step 2: the all-reduce of sums[from] into sums[to] on every GPU (collective.cuh).
-  void launch_collective(unsigned from, unsigned to) {
+  // Step 2: the all-reduce of sums[from] into sums[to] on every GPU, or with a `root` rank the
+  // exercise's reduce into that rank's sums[to] only (collective.cuh).
+  void launch_collective(unsigned from, unsigned to, int root = -1) {
     std::vector<CollectivePart> parts;
     for (auto& g : gpus) parts.push_back({g.sums + from, g.sums + to, g.comm, g.stream});
-    all_reduce_sum(parts);
+    if (root < 0)
+      all_reduce_sum(parts);
+    else
+      reduce_to_root(parts, root);
   }
 
   void record_collective_done() {
@@ -156,9 +160,9 @@ struct MultiGpuSum::Impl {
   // THE IDEA: launch every GPU's local reduction first (they run side by side), then the
   // collective, then wait. Waiting for GPU 0 before launching GPU 1 would serialise them: no
   // speed-up at all.
-  void sum_once() {
+  void sum_once(int root = -1) {
     for (auto& g : gpus) launch_local(g);
-    launch_collective(0, 1);
+    launch_collective(0, 1, root);
     record_collective_done();
     wait_all();
   }
@@ -274,13 +278,13 @@ void MultiGpuSum::prepare(std::uint64_t n, std::uint64_t seed, Distribution d, u
   impl_->wait_all();
 }
 
-std::vector<float> MultiGpuSum::run() {
+std::vector<float> MultiGpuSum::run(int root) {
   for (auto& g : impl_->gpus) {  // NaN in the total, so a collective that writes nothing shows
     RL_CUDA_CHECK(cudaSetDevice(g.device));
     RL_CUDA_CHECK(cudaMemsetAsync(g.sums + 1, 0xFF, sizeof(float), g.stream));
   }
   impl_->barrier();
-  impl_->sum_once();
+  impl_->sum_once(root);
   std::vector<float> totals;
   for (auto& g : impl_->gpus) {
     float total = 0.0f;

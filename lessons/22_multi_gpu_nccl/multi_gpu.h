@@ -66,8 +66,10 @@ class MultiGpuSum {
   // Throws OutOfDeviceMemory (a usage error) when a share does not fit.
   void prepare(std::uint64_t n, std::uint64_t seed, Distribution d, unsigned block);
 
-  // One sum: the total as each local GPU holds it after the all-reduce (all equal).
-  std::vector<float> run();
+  // One sum: the total as each local GPU holds it after the all-reduce (all equal). With a `root`
+  // rank, the exercise's reduce to that rank instead: the other GPUs' totals stay as run() leaves
+  // them before the sum, NaN.
+  std::vector<float> run(int root = -1);
   // After run(): each local GPU's partial, its own share's sum as the local reduction left it.
   std::vector<float> partials() const;
   // Repeats run() `warmup` times untimed, then `samples` times timed; medians in the Summaries.

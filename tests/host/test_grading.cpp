@@ -390,3 +390,13 @@ TEST_CASE("a call on a held stream: its verdict and its record", "[host][grading
                   .malformed.empty());  // one line at most
   std::remove(path.c_str());
 }
+
+TEST_CASE("a judge's idea mark classes its line and comes out of it", "[host][grading]") {
+  std::string marked =
+      "2 GPUs, n=1000: " + std::string(idea_mark) + "GPU 1 is the root, but GPU 0's";
+  CHECK(classify_judged(marked) == BugClass::not_the_idea);
+  CHECK(marked == "2 GPUs, n=1000: GPU 1 is the root, but GPU 0's");
+  std::string plain = "2 GPUs, n=1000: expected 3, got 4";
+  CHECK(classify_judged(plain) == classify_failure_line("2 GPUs, n=1000: expected 3, got 4"));
+  CHECK(plain == "2 GPUs, n=1000: expected 3, got 4");
+}

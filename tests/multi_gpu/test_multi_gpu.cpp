@@ -186,3 +186,26 @@ int main(int argc, char** argv) {
   }
   return rl::test::run_catch(argc, argv);
 }
+
+TEST_CASE("the exercise's reduce to a root leaves the total on that GPU only", "[nccl]") {
+  // Each root in turn, on every visible GPU: the root holds the total within the rounding bound,
+  // every other GPU the NaN run() wrote before the sum.
+  const unsigned k = gpus();
+  MultiGpuSum group(k);
+  const std::uint64_t n = (std::uint64_t{1} << 24) + 3;
+  group.prepare(n, 77, Distribution::uniform, 1024);
+  const std::vector<float> everyone = group.run();
+  const Reference ref = reference_of_stream(77, Distribution::uniform, 0, n);
+  REQUIRE(within_tolerance(everyone.front(), ref, group.depth()));
+  for (unsigned root = 0; root < k; ++root) {
+    const std::vector<float> totals = group.run(static_cast<int>(root));
+    REQUIRE(totals.size() == k);
+    for (unsigned g = 0; g < k; ++g) {
+      INFO("root " << root << ", GPU " << g << ": " << totals[g]);
+      if (g == root)
+        CHECK(within_tolerance(totals[g], ref, group.depth()));
+      else
+        CHECK(std::bit_cast<std::uint32_t>(totals[g]) == 0xFFFFFFFFu);
+    }
+  }
+}
