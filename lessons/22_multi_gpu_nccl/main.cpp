@@ -271,6 +271,10 @@ std::optional<std::string> judged_totals(const std::vector<unsigned char>& bytes
            "lesson 12 first";
   const std::size_t first = root < 0 ? 0 : static_cast<std::size_t>(root);
   const std::string gpu = "GPU " + std::to_string(first);
+  constexpr std::uint32_t poison = 0xFFFFFFFFu;
+  if (std::bit_cast<std::uint32_t>(totals[first]) == poison)
+    return gpu + (root < 0 ? "'s" : ", the root, has its") +
+           " total never written: it still holds the poison NaN that run() wrote before the sum";
   if (!within_tolerance(totals[first], ref, depth))
     return (root < 0 ? std::string() : gpu + ", the root: ") +
            (ref.exact
@@ -279,7 +283,6 @@ std::optional<std::string> judged_totals(const std::vector<unsigned char>& bytes
                       ": a block's or a GPU's share was skipped or added twice"
                 : "expected " + general(ref.sum, 9) + " (within " +
                       general(tolerance(ref, depth), 3) + "), got " + general(totals[first], 9));
-  constexpr std::uint32_t poison = 0xFFFFFFFFu;
   for (std::size_t k = 0; k < totals.size(); ++k) {
     if (k == first) continue;
     const std::uint32_t bits = std::bit_cast<std::uint32_t>(totals[k]);
