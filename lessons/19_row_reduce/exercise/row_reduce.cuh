@@ -81,7 +81,7 @@ __device__ __forceinline__ typename Op::Acc group_reduce(typename Op::Acc v, uns
   //   lane 0's), through the operator alone, with the same bits every run. The lanes' partials are
   //   in registers: no shared memory. All 32 lanes of the warp are here together, rows or no rows,
   //   and every one must take part in every exchange between lanes. Graded (`bash lessons/grade.sh
-  //   18`): every row of M x N row-major matrices, each output against the CPU reference. Every
+  //   19`): every row of M x N row-major matrices, each output against the CPU reference. Every
   //   operator (sum, max, min, mean, variance, argmax, argmin) on float32, float16 and int32 at
   //   1x1, 7x1, 33x7, 257x8, 31x31, 100x33, 9x64, 5x257, 3x1000, 40x1536, 2x20000 and 1x70001, and
   //   on float64 and bfloat16 at 33x8, 6x300 and 2x9000: the plans they get give a row groups of 1,
