@@ -370,61 +370,63 @@ constexpr std::uint64_t replay_n = 1000;
 std::uint64_t replay_seed(std::uint64_t base_seed) {
   return base_seed == 0 ? grade_seeds[0] : mixed(base_seed);
 }
+
+RunOptions replay_options(std::uint64_t base_seed) {
+  RunOptions o;
+  o.seed = replay_seed(base_seed);
+  return o;
+}
+
+// A plan called at replay_n on the input of replay_seed(base_seed), with an output and scratch of
+// its own: made once (lesson 15's first call records; a library does its first-use work), waited
+// for, its output then poisoned. What the replay and the held stream go on from.
+struct OneCall {
+  OneCall(Device& device, const Plan& plan, std::uint64_t base_seed)
+      : session(device, replay_options(base_seed)),
+        block(block_for(plan, 256, false)),
+        out(device, sizeof(float)),
+        scratch(device, plan.scratch_bytes(replay_n, block, device.shape())) {
+    session.prepare(replay_n);
+    call = {session.device_input(), out.get<float>(), replay_n,       block,
+            scratch.get(),          device.shape(),   device.stream()};
+    plan.reduce(call);
+    device.synchronize();
+    device.poison(out.get(), sizeof(float));
+  }
+  Session session;
+  unsigned block;
+  DeviceBuffer out, scratch;
+  ReduceCall call;
+};
 }  // namespace
 
 ReplayFigures replay_figures(Device& device, const Plan& plan, std::uint64_t base_seed) {
-  RunOptions o;
-  o.seed = replay_seed(base_seed);
-  Session session(device, o);
-  session.prepare(replay_n);
-  const unsigned block = block_for(plan, 256, false);
-  const DeviceShape shape = device.shape();
-  DeviceBuffer out(device, sizeof(float));
-  DeviceBuffer scratch(device, plan.scratch_bytes(replay_n, block, shape));
-  const ReduceCall call{
-      session.device_input(), out.get<float>(), replay_n, block, scratch.get(), shape,
-      device.stream()};
-  plan.reduce(call);  // the first call records
-  device.synchronize();
-  device.poison(out.get(), sizeof(float));
+  OneCall first(device, plan, base_seed);
   ReplayFigures f;
   set_launch_observer([&](const LaunchShape&) { ++f.launches; });
   try {
-    plan.reduce(call);  // the second replays: nothing of its own reaches the stream
+    plan.reduce(first.call);  // the second replays: nothing of its own reaches the stream
     device.synchronize();
   } catch (...) {
     set_launch_observer({});
     throw;
   }
   set_launch_observer({});
-  device.download(&f.got, out.get(), sizeof(float));
+  device.download(&f.got, first.out.get(), sizeof(float));
   return f;
 }
 
 HeldFigures held_figures(Device& device, const Plan& plan, std::uint64_t base_seed) {
-  RunOptions o;
-  o.seed = replay_seed(base_seed);
-  Session session(device, o);
-  session.prepare(replay_n);
-  const unsigned block = block_for(plan, 256, false);
-  const DeviceShape shape = device.shape();
-  DeviceBuffer out(device, sizeof(float));
-  DeviceBuffer scratch(device, plan.scratch_bytes(replay_n, block, shape));
-  const ReduceCall call{
-      session.device_input(), out.get<float>(), replay_n, block, scratch.get(), shape,
-      device.stream()};
-  plan.reduce(call);  // a first call, untimed: the library's first-use work is not the question
-  device.poison(out.get(), sizeof(float));
-  device.synchronize();
+  OneCall first(device, plan, base_seed);
   HeldFigures f;
   f.held_ms = held_ms;
   device.hold_stream(held_ms);
   const auto start = std::chrono::steady_clock::now();
-  plan.reduce(call);
+  plan.reduce(first.call);
   f.call_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   device.synchronize();
-  device.download(&f.got, out.get(), sizeof(float));
+  device.download(&f.got, first.out.get(), sizeof(float));
   return f;
 }
 

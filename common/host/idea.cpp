@@ -154,7 +154,7 @@ std::optional<std::string> idea_judged(const IdeaFigures& f, const Idea& idea) {
            "order";
   if (idea.loads_ahead > 0 &&
       (f.loads_before_add < 0 || f.loads_before_add < std::int64_t{idea.loads_ahead}))
-    return intro + "thread 0 " +
+    return "n=" + std::to_string(idea_n) + " block=" + block + ", thread 0 of block 0 " +
            (f.loads_before_add < 0
                 ? std::string("added nothing it loaded")
                 : "issued " + std::to_string(f.loads_before_add) + " load" +

@@ -189,9 +189,10 @@ TEST_CASE("the judge on figures that miss one check each", "[host][idea]") {
   CHECK_FALSE(idea_judged(ahead, {.loads_ahead = 2}));
   ahead.loads_before_add = 1;
   CHECK(fails_with(ahead, {.loads_ahead = 2},
-                   "thread 0 issued 1 load before its first addition, where the variant has 2"));
+                   "thread 0 of block 0 issued 1 load before its first addition, where the "
+                   "variant has 2"));
   ahead.loads_before_add = -1;
-  CHECK(fails_with(ahead, {.loads_ahead = 2}, "thread 0 added nothing it loaded"));
+  CHECK(fails_with(ahead, {.loads_ahead = 2}, "thread 0 of block 0 added nothing it loaded"));
   CHECK_FALSE(idea_judged(ahead, {.no_fences = true}));  // counted, judged only if asked
 
   // A cluster's exchange in distributed shared memory: one map a block at the least, in two.
