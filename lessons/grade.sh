@@ -324,7 +324,7 @@ if [ $self_check -eq 1 ]; then
   # The diagnoses under test are the simulator's (a GPU would only hang or read garbage), but for
   # the submissions marked BACKEND gpu.
   chosen=("${lessons[@]}")
-  diagnosed=0
+  diagnosed=0 left_out=0
   for case_dir in tests/grading/submissions/*/; do
     # hostile/: submissions that attack the grader, graded in the sandbox only (--class; their test
     # is tests/grading/expect_hostile_class.sh), never by the self-check, which runs none.
@@ -335,17 +335,17 @@ if [ $self_check -eq 1 ]; then
     # A submission whose diagnosis only a GPU can make (BACKEND says "gpu", or "gpu N" for N GPUs
     # or more: lesson 16's libraries, lesson 22's collectives) is graded on the GPU where the machine
     # has enough of them, and left out, said so, where it has not.
-    backend=sim
-    read -r wants_backend wants_gpus <"$case_dir/BACKEND" 2>/dev/null || true
+    backend=sim wants_backend="" wants_gpus=""
+    if [ -f "$case_dir/BACKEND" ]; then read -r wants_backend wants_gpus <"$case_dir/BACKEND" || true; fi
     if [ "${wants_backend:-}" = gpu ]; then
       have=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU " || true)
       if [ "${have:-0}" -lt "${wants_gpus:-1}" ]; then
         echo "$(basename "$case_dir"): left out (its diagnosis needs ${wants_gpus:-1} GPU(s); this machine has ${have:-0})"
+        left_out=$((left_out + 1))
         continue
       fi
       backend=gpu
     fi
-    wants_backend="" wants_gpus=""
     configure "$root/$case_dir" "$(basename "$case_dir")"
     lessons=("$want")
     : >"$rows"
@@ -363,7 +363,9 @@ if [ $self_check -eq 1 ]; then
   configure "" exercises  # leave the build as the plain student build
   solutions="passes with its solution"
   [ $skip_solutions -eq 1 ] && solutions="(solutions not graded here)"
-  echo "self-check: every exercise compiles, fails untouched $solutions; $diagnosed broken submissions diagnosed"
+  gpu_only=""
+  [ $left_out -gt 0 ] && gpu_only=" ($left_out left out: they need more GPUs than this machine has)"
+  echo "self-check: every exercise compiles, fails untouched $solutions; $diagnosed broken submissions diagnosed$gpu_only"
   exit 0
 fi
 
