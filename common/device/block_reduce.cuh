@@ -50,8 +50,9 @@ __device__ __forceinline__ typename Op::Acc block_reduce(typename Op::Acc v) {
 }
 
 // A partial that another block wrote (lesson 12's finish, a split row's or a column tile's last
-// block), read from L2 with __ldcg: past this SM's L1, which may hold a stale line. A word at a
-// time, because __ldcg takes built-in types only.
+// block), read with __ldcg, a cache hint: through L2, past this SM's L1. It orders nothing: the
+// acquire after the ticket is what makes the partials visible. A word at a time, because __ldcg
+// takes built-in types only.
 template <class V>
 __device__ __forceinline__ V load_l2(const V* at) {
   unsigned words[sizeof(V) / 4];
