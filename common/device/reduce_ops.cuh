@@ -212,6 +212,23 @@ using ArgMax = ArgExtreme<T, true>;
 template <class T>
 using ArgMin = ArgExtreme<T, false>;
 
+// Not an operator a user asks for: the measure of one. An input is a chain of no combines, and a
+// combine is one link longer than the longer of the two chains it joins, so the output is the
+// longest chain of combines from any input to it: the steps the reduction takes one after another,
+// however many threads share the rest (PMPP's "steps"). A plan's depth (lesson 18's ops_depth,
+// 19's rows_depth, 20's columns_depth) is its bound; the grades of lessons 18-20 run the student's
+// kernel with this operator, and a fold that one thread walks alone, where the lesson shares it out
+// among many and joins them in a tree, comes out longer.
+template <class T>
+struct Depth {
+  using Acc = std::uint32_t;
+  using Out = Acc;
+  static __device__ __forceinline__ Acc identity() { return 0; }
+  static __device__ __forceinline__ Acc transform(wide_t<T>, std::uint64_t) { return 0; }
+  static __device__ __forceinline__ Acc combine(Acc a, Acc b) { return (a > b ? a : b) + 1; }
+  static __device__ __forceinline__ Out finish(Acc a, std::uint64_t) { return a; }
+};
+
 // Folds one pack of K consecutive elements (the first at index `first`, after every element already
 // in acc) into acc: the operator's own fold_pack where it has one, else a pairwise tree of
 // combines.

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <stdexcept>
 
 #include "common/host/cli.h"
+#include "common/host/grading.h"  // idea_mark
 #include "common/host/typed_outputs.h"
 
 namespace rl {
@@ -115,6 +117,57 @@ std::optional<std::string> matrix_outputs_failure(Axis axis, const MatrixKernels
          (c.offset ? "plan for aligned rows, but these are not, so the loads are single elements: "
                    : "plan: ") +
          k.plan(op, c.type, c.m, c.n, shape) + ")";
+}
+
+std::vector<unsigned char> matrix_depth_outputs(Device& d, Axis axis, const MatrixKernels& k,
+                                                const MatrixCase& c) {
+  if (c.type != DType::f32 || c.offset != 0)
+    throw std::logic_error("matrix_depth_outputs: an aligned float32 case");
+  const std::vector<std::byte> host = matrix_input(axis, c.type, c.m, c.n, c.seed);
+  const std::size_t out_bytes = (axis == Axis::rows ? c.m : c.n) * sizeof(std::uint32_t);
+  std::vector<unsigned char> raw(out_bytes);
+  if (out_bytes == 0) return raw;
+  DeviceBuffer in(d, host.size() + 16);
+  if (!host.empty()) d.upload(in.get(), host.data(), host.size());
+  DeviceBuffer scratch(d, k.depth_scratch_bytes(c.m, c.n, d.shape()));
+  DeviceBuffer out(d, out_bytes);
+  d.poison(out.get(), out_bytes);
+  k.measure_depth(in.get(), c.m, c.n, scratch.get(), out.get(), d.shape(), d.stream());
+  d.synchronize();
+  d.download(raw.data(), out.get(), out_bytes);
+  return raw;
+}
+
+std::optional<std::string> matrix_depth_failure(Axis axis, const MatrixKernels& k,
+                                                const MatrixCase& c, const DeviceShape& shape,
+                                                const std::vector<unsigned char>& raw,
+                                                std::string_view idea) {
+  const std::uint64_t outputs = axis == Axis::rows ? c.m : c.n;
+  const std::string line = axis == Axis::rows ? "row" : "column";
+  if (raw.size() != outputs * sizeof(std::uint32_t))
+    return "returned " + std::to_string(raw.size() / sizeof(std::uint32_t)) + " depths for " +
+           std::to_string(outputs) + " " + line + "s";
+  if (outputs == 0) return std::nullopt;  // nothing to check (and no plan: nothing launched)
+  const std::uint64_t plan = k.depth(ReduceOp::sum, DType::f32, c.m, c.n, shape);
+  std::uint64_t over = 0, first = 0, longest = 0;
+  for (std::uint64_t i = 0; i < outputs; ++i) {
+    std::uint32_t got = 0;
+    std::memcpy(&got, raw.data() + i * sizeof got, sizeof got);
+    if (got == ~std::uint32_t{0})
+      return line + " " + std::to_string(i) +
+             " was never written: it still holds the poison 0xFFFFFFFF written before the run";
+    if (got > plan && over++ == 0) first = i;
+    longest = std::max<std::uint64_t>(longest, got);
+  }
+  if (over == 0) return std::nullopt;
+  std::uint32_t got = 0;
+  std::memcpy(&got, raw.data() + first * sizeof got, sizeof got);
+  return std::string(idea_mark) + line + " " + std::to_string(first) + " came out of a chain of " +
+         std::to_string(got) + " combines, one after another (" + std::to_string(over) + " of " +
+         std::to_string(outputs) + " " + line + "s over, the longest " + std::to_string(longest) +
+         "), where the plan's longest chain is " + std::to_string(plan) +
+         " (plan: " + k.plan(ReduceOp::sum, DType::f32, c.m, c.n, shape) +
+         "): " + std::string(idea);
 }
 
 std::optional<std::string> matrix_case_failure(Device& d, Axis axis, const MatrixKernels& k,

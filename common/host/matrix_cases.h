@@ -39,6 +39,13 @@ struct MatrixKernels {
                       const DeviceShape&) = nullptr;
   // The kernel file this build compiled: the solution, the exercise or a student's submission.
   std::string_view source = {};
+  // The same kernels with reduce_ops.cuh's Depth operator over float32 input: each output (a
+  // uint32) is the longest chain of combines that made it, as the kernel itself counted it. The
+  // grade holds it to `depth`, the plan's (matrix_depth_failure).
+  std::size_t (*depth_scratch_bytes)(std::uint64_t m, std::uint64_t n,
+                                     const DeviceShape&) = nullptr;
+  void (*measure_depth)(const void* in, std::uint64_t m, std::uint64_t n, void* scratch, void* out,
+                        const DeviceShape&, void* stream) = nullptr;
 };
 
 // One reduction of the m x n matrix of type t at device address `in` along `axis` (one output per
@@ -86,6 +93,19 @@ std::optional<std::string> matrix_outputs_failure(Axis axis, const MatrixKernels
                                                   const MatrixCase& c, ReduceOp op,
                                                   const DeviceShape& shape,
                                                   const std::vector<unsigned char>& raw);
+
+// The depth of every output of the float32 m x n matrix case c (its ops unused) as the kernels
+// measured it (MatrixKernels::measure_depth), a uint32 each: an output never written is still the
+// poison, 0xFFFFFFFF.
+std::vector<unsigned char> matrix_depth_outputs(Device& d, Axis axis, const MatrixKernels& k,
+                                                const MatrixCase& c);
+// Why those depths miss the lesson's idea, in one line beginning with idea_mark (grading.h), or
+// nullopt: an output never written, or one longer than the plan's depth (MatrixKernels::depth).
+// `idea` ends the line: what the lesson does where the chain is too long.
+std::optional<std::string> matrix_depth_failure(Axis axis, const MatrixKernels& k,
+                                                const MatrixCase& c, const DeviceShape& shape,
+                                                const std::vector<unsigned char>& raw,
+                                                std::string_view idea);
 
 // Runs case c with operator op through kernels k on d and checks every output against the CPU
 // reference (the two above). Returns why it fails, in one line (the first wrong output, how many are wrong, the

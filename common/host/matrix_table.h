@@ -45,6 +45,15 @@ struct TypedMatrix {
     });
     return d;
   }
+  // The templates with reduce_ops.cuh's Depth operator on float32 (MatrixKernels::measure_depth).
+  static std::size_t depth_scratch_bytes(std::uint64_t m, std::uint64_t n, const DeviceShape& s) {
+    return K::template scratch_bytes<Depth<float>, float>(m, n, s);
+  }
+  static void measure_depth(const void* in, std::uint64_t m, std::uint64_t n, void* scratch,
+                            void* out, const DeviceShape& s, void* stream) {
+    K::template reduce<Depth<float>, float>(static_cast<const float*>(in), m, n,
+                                            static_cast<std::uint32_t*>(out), scratch, s, stream);
+  }
   static std::string plan(ReduceOp op, DType t, std::uint64_t m, std::uint64_t n,
                           const DeviceShape& s) {
     std::string text;
@@ -60,7 +69,8 @@ struct TypedMatrix {
 template <class Table, class K, class... Own>
 const Table& matrix_kernels_table(std::string_view source, Own... own) {
   using D = TypedMatrix<K>;
-  static const Table table{{this_backend, D::scratch_bytes, D::reduce, D::depth, D::plan, source},
+  static const Table table{{this_backend, D::scratch_bytes, D::reduce, D::depth, D::plan, source,
+                            D::depth_scratch_bytes, D::measure_depth},
                            own...};
   return table;
 }

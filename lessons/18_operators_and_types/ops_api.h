@@ -29,6 +29,12 @@ struct OpsKernels {
   std::uint64_t (*depth)(ReduceOp, DType, std::uint64_t n, const DeviceShape&) = nullptr;
   // The kernel file this build compiled: the solution, the exercise or a student's submission.
   std::string_view source = {};
+  // The kernel with reduce_ops.cuh's Depth operator over float32 input: `out` receives one uint32,
+  // the longest chain of combines behind the result, as the kernel itself counted it (the grade
+  // holds it to `depth`, the plan's).
+  std::size_t (*depth_scratch_bytes)(std::uint64_t n, const DeviceShape&) = nullptr;
+  void (*measure_depth)(const void* in, std::uint64_t n, void* scratch, void* out,
+                        const DeviceShape&, void* stream) = nullptr;
 };
 
 // CUB's counterpart of each operator (GPU only): Sum / Max / Min / ArgMax / ArgMin on the same
@@ -54,5 +60,9 @@ std::vector<std::byte> ops_input(DType t, std::uint64_t n, std::uint64_t seed);
 // result. Throws UsageError for an empty input to anything but sum: a max, mean or variance of
 // nothing has no value (PyTorch raises too); the sum of nothing is 0.
 OpValue run_op(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t n);
+
+// The kernel's depth over n float32 elements at device address `in` (OpsKernels::measure_depth):
+// the longest chain of combines behind its result; 0xFFFFFFFF, the poison, where it wrote nothing.
+std::uint32_t run_depth(Device& d, const void* in, std::uint64_t n);
 
 }  // namespace rl

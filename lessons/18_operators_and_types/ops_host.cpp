@@ -41,4 +41,17 @@ OpValue run_op(Device& d, ReduceOp op, DType t, const void* in, std::uint64_t n)
   return decode_output(op, t, host, 0);
 }
 
+std::uint32_t run_depth(Device& d, const void* in, std::uint64_t n) {
+  const OpsKernels* k = ops_kernels(d.backend());
+  if (!k) throw UsageError("lesson 18 has no kernels for this backend in this build");
+  DeviceBuffer scratch(d, k->depth_scratch_bytes(n, d.shape()));
+  DeviceBuffer out(d, sizeof(std::uint32_t));
+  d.poison(out.get(), sizeof(std::uint32_t));
+  k->measure_depth(in, n, scratch.get(), out.get(), d.shape(), d.stream());
+  d.synchronize();
+  std::uint32_t depth = 0;
+  d.download(&depth, out.get(), sizeof depth);
+  return depth;
+}
+
 }  // namespace rl

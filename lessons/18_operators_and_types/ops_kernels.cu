@@ -44,7 +44,17 @@ const OpsKernels& compiled_table<OpsKernels, this_backend>() {
             });
             return depth;
           },
-      .source = kernel_source};
+      .source = kernel_source,
+      .depth_scratch_bytes =
+          [](std::uint64_t n, const DeviceShape& s) {
+            return ops_scratch_bytes<Depth<float>, float>(n, s);
+          },
+      .measure_depth =
+          [](const void* in, std::uint64_t n, void* scratch, void* out, const DeviceShape& s,
+             void* stream) {
+            reduce_with<Depth<float>, float>(static_cast<const float*>(in), n, scratch,
+                                             static_cast<std::uint32_t*>(out), s, stream);
+          }};
   return table;
 }
 

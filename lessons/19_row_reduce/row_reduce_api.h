@@ -58,4 +58,9 @@ std::vector<unsigned char> run_rows_raw(Device& d, ReduceOp op, DType t, const v
 // --grade` run them.
 std::vector<MatrixCase> rows_graded_cases();
 
+// The cases of the grade's idea check (MatrixLesson::idea_cases): rows of 16 and of 32 loads, whose
+// plan gives a row a group of 16 lanes and a warp, where a group folded by one of its lanes makes a
+// chain of 15 or 31 combines, against log2(lanes) levels of a tree.
+std::vector<MatrixCase> rows_idea_cases();
+
 }  // namespace rl

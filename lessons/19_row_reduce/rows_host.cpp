@@ -54,4 +54,6 @@ std::vector<MatrixCase> rows_graded_cases() {
   return smallest_first(std::move(cases));
 }
 
+std::vector<MatrixCase> rows_idea_cases() { return {{.m = 64, .n = 64}, {.m = 64, .n = 128}}; }
+
 }  // namespace rl

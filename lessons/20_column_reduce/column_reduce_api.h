@@ -63,4 +63,8 @@ std::vector<OpValue> run_columns_atomic(Device& d, const void* in, std::uint64_t
 // misaligned and empty matrices. The simulator suite and `20_column_reduce --grade` run them.
 std::vector<MatrixCase> columns_graded_cases();
 
+// The cases of the grade's idea check (MatrixLesson::idea_cases): a matrix whose tile takes 39
+// chunks, where a finish folded by one row lane makes a chain as long as the chunks are many.
+std::vector<MatrixCase> columns_idea_cases();
+
 }  // namespace rl

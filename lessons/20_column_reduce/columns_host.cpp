@@ -75,4 +75,6 @@ std::vector<MatrixCase> columns_graded_cases() {
   return smallest_first(std::move(cases));
 }
 
+std::vector<MatrixCase> columns_idea_cases() { return {{.m = 2500, .n = 128}}; }
+
 }  // namespace rl

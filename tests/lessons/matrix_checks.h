@@ -5,7 +5,10 @@
 // compared with the CPU reference.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <cstring>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "common/host/device.h"
@@ -53,6 +56,32 @@ inline void check_reduction(Device& d, Axis axis, const MatrixRun& run, const Ma
                      << first_ref.expected.value << " [" << first_ref.expected.index
                      << "], tolerance " << first_ref.tolerance << ", depth " << dep);
   CHECK(wrong == 0);
+}
+
+// The kernels' own count of the longest chain of combines (reduce_ops.cuh's Depth operator) over
+// the float32 matrix of case c's shape: every output written and none longer than the plan's depth
+// (the grade's idea check, matrix_depth_failure), and none shorter than ceil(log2(L)) for lines of
+// L elements, which no fold of L inputs by two-input combines can beat: a count that went missing
+// would come out short.
+inline void check_depth(Device& d, Axis axis, const MatrixKernels& k, MatrixCase c) {
+  c.type = DType::f32, c.offset = 0;
+  const std::vector<unsigned char> raw = matrix_depth_outputs(d, axis, k, c);
+  const std::string what = "the depth of " + std::to_string(c.m) + "x" + std::to_string(c.n) +
+                           (axis == Axis::rows ? " rows" : " columns");
+  check_no_failure(what, matrix_depth_failure(axis, k, c, d.shape(), raw, "(the lesson's idea)"));
+  const std::uint64_t length = axis == Axis::rows ? c.n : c.m;
+  std::uint32_t fewest = 0;
+  while (length > (std::uint64_t{1} << fewest)) ++fewest;
+  if (raw.empty()) return;
+  const std::uint64_t plan = k.depth(ReduceOp::sum, DType::f32, c.m, c.n, d.shape());
+  for (std::size_t i = 0; i * sizeof(std::uint32_t) < raw.size(); ++i) {
+    std::uint32_t got = 0;
+    std::memcpy(&got, raw.data() + i * sizeof got, sizeof got);
+    INFO(what << ", output " << i << ": depth " << got << ", at least " << fewest << ", plan "
+              << plan);
+    CHECK(got >= fewest);
+    if (got < fewest) return;
+  }
 }
 
 }  // namespace rl::test

@@ -27,4 +27,21 @@ inline void check_reduction(Device& d, ReduceOp op, DType t, const std::vector<s
   CHECK(matches(ref, got, op));
 }
 
+// The kernel's own count of the longest chain of combines behind its result (reduce_ops.cuh's
+// Depth operator) over n float32 elements: written, no longer than the plan's depth (the grade's
+// idea check) and no shorter than ceil(log2(n)), which no fold of n inputs by two-input combines
+// can beat: a count that went missing would come out short.
+inline void check_depth(Device& d, std::uint64_t n) {
+  const std::vector<std::byte> host = ops_input(DType::f32, n, 13);
+  const OffsetInput in(d, DType::f32, host, 0);
+  const std::uint32_t got = run_depth(d, in.at, n);
+  const std::uint64_t plan =
+      ops_kernels(d.backend())->depth(ReduceOp::sum, DType::f32, n, d.shape());
+  std::uint32_t fewest = 0;
+  while (n > (std::uint64_t{1} << fewest)) ++fewest;
+  INFO("the depth at n=" << n << ": " << got << ", at least " << fewest << ", plan " << plan);
+  CHECK(got >= fewest);
+  CHECK(got <= plan);
+}
+
 }  // namespace rl::test

@@ -49,3 +49,13 @@ TEST_CASE("lesson 20: the naive atomic sum is right to within its tolerance", "[
                                      const DeviceShape&) { return mm + 1; };
   test::check_reduction(sim(), Axis::columns, atomic, depth, ReduceOp::sum, DType::f32, host, m, n);
 }
+
+TEST_CASE("lesson 20: the kernels' measured depth lies between log2 of a line and the plan's depth",
+          "[sim][columns][idea]") {
+  // Every graded shape, and the idea check's own cases (columns_idea_cases()).
+  std::vector<MatrixCase> cases = columns_idea_cases();
+  for (const MatrixCase& c : columns_graded_cases())
+    if (c.offset == 0 && c.type == DType::f32) cases.push_back(c);
+  const MatrixCase c = GENERATE_COPY(from_range(cases));
+  test::check_depth(sim(), Axis::columns, *columns_kernels(Backend::sim), c);
+}

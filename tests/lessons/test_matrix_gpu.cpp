@@ -105,3 +105,20 @@ TEST_CASE("lesson 20 on the GPU: the naive atomic sum", "[gpu][columns]") {
                                      const DeviceShape&) { return mm + 1; };
   test::check_reduction(gpu(), Axis::columns, atomic, depth, ReduceOp::sum, DType::f32, host, m, n);
 }
+
+TEST_CASE(
+    "lessons 19, 20 on the GPU: the measured depth lies between log2 of a line and the plan's",
+    "[gpu][rows][columns][idea]") {
+  for (const MatrixCase& c : rows_idea_cases())
+    test::check_depth(gpu(), Axis::rows, *rows_kernels(Backend::gpu), c);
+  for (const MatrixCase& c : columns_idea_cases())
+    test::check_depth(gpu(), Axis::columns, *columns_kernels(Backend::gpu), c);
+  // the benchmark shapes: a block a row, several blocks a row, many chunks and many tiles
+  for (const auto& [m, n] : {std::pair<std::uint64_t, std::uint64_t>{4096, 4096},
+                             {8, std::uint64_t{1} << 20},
+                             {std::uint64_t{1} << 20, 8},
+                             {64, 65536}}) {
+    test::check_depth(gpu(), Axis::rows, *rows_kernels(Backend::gpu), {.m = m, .n = n});
+    test::check_depth(gpu(), Axis::columns, *columns_kernels(Backend::gpu), {.m = m, .n = n});
+  }
+}

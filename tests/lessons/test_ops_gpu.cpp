@@ -41,3 +41,11 @@ TEST_CASE("lesson 18: the GPU and the simulator agree", "[gpu][ops]") {
     }
   }
 }
+
+TEST_CASE("lesson 18: the kernel's measured depth on the GPU lies between log2(n) and the plan's",
+          "[gpu][ops][idea]") {
+  // the graded sizes, the idea check's 2^20, and 2^28 (the full persistent grid)
+  const std::uint64_t n =
+      GENERATE(1, 31, 257, 65537, (1u << 18) + 3, 1u << 20, std::uint64_t{1} << 28);
+  test::check_depth(gpu(), n);
+}

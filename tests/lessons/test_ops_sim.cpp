@@ -180,3 +180,10 @@ TEST_CASE("lesson 18: 16-bit argmax and argmin treat -0 and +0 as a tie", "[sim]
       CHECK(got.value == 0.0);
     }
 }
+
+TEST_CASE("lesson 18: the kernel's measured depth lies between log2(n) and the plan's depth",
+          "[sim][ops][idea]") {
+  // the graded sizes, and the idea check's 2^20
+  const std::uint64_t n = GENERATE(1, 31, 33, 255, 257, 1000, 65537, (1u << 18) + 3, 1u << 20);
+  test::check_depth(sim(), n);
+}

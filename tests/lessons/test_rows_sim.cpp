@@ -38,3 +38,13 @@ TEST_CASE("lesson 19: the same bits every run (the split plan's partials meet in
   const auto b = run_rows(sim(), ReduceOp::sum, DType::f32, in.at, m, n);
   for (std::uint64_t r = 0; r < m; ++r) CHECK(a[r].value == b[r].value);
 }
+
+TEST_CASE("lesson 19: the kernels' measured depth lies between log2 of a line and the plan's depth",
+          "[sim][rows][idea]") {
+  // Every graded shape, and the idea check's own cases (rows_idea_cases()).
+  std::vector<MatrixCase> cases = rows_idea_cases();
+  for (const MatrixCase& c : rows_graded_cases())
+    if (c.offset == 0 && c.type == DType::f32) cases.push_back(c);
+  const MatrixCase c = GENERATE_COPY(from_range(cases));
+  test::check_depth(sim(), Axis::rows, *rows_kernels(Backend::sim), c);
+}
