@@ -160,9 +160,10 @@ std::string_view bug_meaning(BugClass b) {
       return "every result is right, but the kernel misses the lesson's speed target (on the "
              "simulator: the arithmetic that predicts it)";
     case BugClass::not_the_idea:
-      return "every result is right, but not by the lesson's idea: a trace of the kernel still "
-             "shows the flaw the lesson removes (or, in lesson 15, a second call with the same "
-             "arguments still launches the plan instead of replaying its recording)";
+      return "every result is right, but not by the lesson's idea: what the grade measures of it "
+             "(a trace of the kernel, a count the simulator kept, the chain of combines behind "
+             "an output, how a call waited or which GPUs it wrote) still shows the flaw the "
+             "lesson removes";
     case BugClass::crash:
       return "the kernel or the program failed in another way (see the message)";
   }

@@ -56,8 +56,9 @@ enum class BugClass {
   thread_order,
   // every result right, but the lesson's speed target missed (lesson 11: too few bytes in flight)
   too_slow,
-  // every result right, but not by the lesson's idea: a trace of the kernel shows the flaw its
-  // lesson removes (idea.h), or lesson 15's calls do not replay a graph
+  // every result right, but not by the lesson's idea: a trace of the kernel (idea.h), a count of
+  // the simulator's, the chain of combines behind an output (matrix_cases.h), a call's wait or the
+  // GPUs it wrote shows the flaw its lesson removes
   not_the_idea,
   crash,  // any other kernel error, signal or exit without a verdict
 };

@@ -62,8 +62,9 @@ std::map<TorchKey, double> load_torch(const std::string& path, std::string& devi
   return out;
 }
 
-// Every graded case with each of its operators, stopping at the first wrong output; cases up to
-// 2^15 elements run again on the simulator in the other thread orders (grade_runs).
+// Every graded case with each of its operators, stopping at the first wrong output, then the
+// lesson's idea cases (their depth); cases up to 2^15 elements run again on the simulator in the
+// other thread orders (grade_runs).
 int grade(const std::string& program_path, const RunOptions& o, const MatrixLesson& lesson) {
   constexpr std::uint64_t rerun_elements = std::uint64_t{1} << 15;
   return grade_runs(
@@ -85,6 +86,19 @@ int grade(const std::string& program_path, const RunOptions& o, const MatrixLess
                   op](const std::vector<unsigned char>& bytes) {
                    return matrix_outputs_failure(axis, *kernels, c, op, shape, bytes);
                  }});
+        }
+        for (MatrixCase c : lesson.idea_cases) {
+          c.seed = graded_seed(c.seed, o.grade_seed);
+          // "the depth of float32, 64x128 rows, seed 1": describe's line past "sum of "
+          runs.push_back({"the depth of " + describe(lesson.axis, c, ReduceOp::sum).substr(7),
+                          false,
+                          [&d, axis = lesson.axis, kernels, c](std::vector<unsigned char>& bytes) {
+                            bytes = matrix_depth_outputs(d, axis, *kernels, c);
+                          },
+                          [shape = d.shape(), axis = lesson.axis, kernels, c,
+                           idea = lesson.idea](const std::vector<unsigned char>& bytes) {
+                            return matrix_depth_failure(axis, *kernels, c, shape, bytes, idea);
+                          }});
         }
         return runs;
       });

@@ -44,6 +44,11 @@ struct MatrixLesson {
   // none. --grade runs them on the lesson's graded cases (matrix_cases.h) and names their source.
   const MatrixKernels* (*kernels)(Backend) = nullptr;
   std::vector<MatrixCase> (*graded_cases)() = nullptr;
+  // After them, the grade's check of the lesson's idea: these float32 cases run through the
+  // kernels' measure_depth, and no output's chain of combines may be longer than the plan's depth
+  // (matrix_depth_failure); `idea` says what the lesson does instead.
+  std::vector<MatrixCase> idea_cases;
+  std::string idea;
   const CubMatrixSum* cub = nullptr;  // nullptr without CUDA
   std::optional<MatrixExtra> extra;
   // The exercise's graded questions (answers.h): `--check-answers FILE` checks them. Empty: the

@@ -15,6 +15,7 @@
 
 #include "common/host/cli.h"
 #include "common/host/grade_main.h"
+#include "common/host/grading.h"  // idea_mark
 #include "common/host/harness.h"
 #include "common/host/results.h"
 #include "common/host/sim_budget.h"
@@ -47,6 +48,27 @@ std::vector<unsigned char> output_bytes(const OpValue& v) {
   std::memcpy(bytes.data(), &v.value, sizeof v.value);
   std::memcpy(bytes.data() + sizeof v.value, &v.index, sizeof v.index);
   return bytes;
+}
+
+// The idea's case: enough blocks that a finish walked by one thread shows in the depth.
+constexpr std::uint64_t idea_n = std::uint64_t{1} << 20;
+
+// Why the depth the kernel measured (`bytes`, one uint32) misses the lesson's idea, or nullopt.
+std::optional<std::string> depth_failure(const std::vector<unsigned char>& bytes,
+                                         std::uint64_t plan) {
+  std::uint32_t got = 0;
+  if (bytes.size() != sizeof got)
+    return "handed back " + std::to_string(bytes.size()) + " bytes for one depth";
+  std::memcpy(&got, bytes.data(), sizeof got);
+  if (got == ~std::uint32_t{0})
+    return "the result was never written: it still holds the poison 0xFFFFFFFF written before the "
+           "run";
+  if (got <= plan) return std::nullopt;
+  return std::string(idea_mark) + "the result came out of a chain of " + std::to_string(got) +
+         " combines, one after another, where the plan's longest chain is " + std::to_string(plan) +
+         ": the last block shares the partials among its threads and joins them in "
+         "block_reduce's tree; one thread folding every partial alone makes a chain as long as the "
+         "blocks are many";
 }
 
 // Every operator on every type over every graded case (grade_main.h's grade_runs), stopping at the
@@ -95,6 +117,24 @@ int grade(const std::string& program_path, const RunOptions& options) {
                    }});
             }
           }
+        // The idea: at 2^20 the grid has many blocks, and the Depth operator counts the chain of
+        // combines behind the result; the finish must share the partials out, not walk them alone.
+        const std::uint64_t seed = graded_seed(13, options.grade_seed);
+        runs.push_back(
+            {"the depth of float32, n=" + std::to_string(idea_n) + " seed=" + std::to_string(seed),
+             false,
+             [&d, seed](std::vector<unsigned char>& bytes) {
+               const std::vector<std::byte> host = ops_input(DType::f32, idea_n, seed);
+               DeviceBuffer buffer(d, host.size());
+               d.upload(buffer.get(), host.data(), host.size());
+               const std::uint32_t depth = run_depth(d, buffer.get(), idea_n);
+               bytes.resize(sizeof depth);
+               std::memcpy(bytes.data(), &depth, sizeof depth);
+             },
+             [k, shape = d.shape()](
+                 const std::vector<unsigned char>& bytes) -> std::optional<std::string> {
+               return depth_failure(bytes, k->depth(ReduceOp::sum, DType::f32, idea_n, shape));
+             }});
         return runs;
       });
 }

@@ -22,6 +22,10 @@ int main(int argc, char** argv) {
   lesson.axis = Axis::rows;
   lesson.kernels = [](Backend b) -> const MatrixKernels* { return rows_kernels(b); };
   lesson.graded_cases = rows_graded_cases;
+  lesson.idea_cases = rows_idea_cases();
+  lesson.idea =
+      "a group's lanes join their partials in log2(lanes) levels of exchanges, every lane at every "
+      "level, not one lane taking in the others' partials one by one";
   lesson.cub = rows_cub();
   lesson.questions = threads_a_row::questions();
   return guarded([&] { return matrix_main(argc, argv, lesson); });

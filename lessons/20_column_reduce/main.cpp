@@ -22,6 +22,11 @@ int main(int argc, char** argv) {
   lesson.axis = Axis::columns;
   lesson.kernels = [](Backend b) -> const MatrixKernels* { return columns_kernels(b); };
   lesson.graded_cases = columns_graded_cases;
+  lesson.idea_cases = columns_idea_cases();
+  lesson.idea =
+      "the tile's last block shares the chunks' partials among its row lanes and joins the lanes "
+      "in a tree, as the first pass shares the rows; one lane folding every chunk alone makes a "
+      "chain as long as the chunks are many";
   lesson.cub = columns_cub();
   lesson.questions = column_tiles::questions();
   lesson.extra = MatrixExtra{

@@ -5,7 +5,7 @@
 # EXE (a lesson executable with its solution) hands back its outputs for one seed; its own
 # --grade-check then passes them for that seed and fails them for another seed, with one output
 # changed, with a case left out, with a rerun's bytes unlike the first run's, with a forged verdict
-# line added, and cut short.
+# line added, and cut short; lessons 18-20 with a depth longer than the plan's.
 set -euo pipefail
 exe=$1 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -47,6 +47,23 @@ PY
   cmp -s "$work/outputs" "$work/rerun" && fail "no rerun was changed"
   expect "a rerun unlike the first run" "$work/rerun" "$seed" "result: FAILED" "reverse order"
 fi
+# Lessons 18-20 end their first pass with their idea's case: each output the longest chain of
+# combines behind it (the Depth operator), a uint32. Every one made 65536 fails it, as the idea.
+case $(basename "$exe") in
+  18_* | 19_* | 20_*)
+    python3 - "$work/outputs" "$work/deep" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+last = max(k for k, line in enumerate(lines) if line.startswith("bytes 0 "))
+w = lines[last].split(" ")
+w[3] = "00000100" * (len(w[3]) // 8)
+lines[last] = " ".join(w)
+open(sys.argv[2], "w").write("\n".join(lines))
+PY
+    expect "a chain of combines longer than the plan's" "$work/deep" "$seed" "result: FAILED" \
+      "came out of a chain of 65536 combines"
+    ;;
+esac
 { cat "$work/outputs"; echo "result: PASSED"; } >"$work/forged"
 expect "a verdict line added" "$work/forged" "$seed" "result: FAILED" "not in the grader's format"
 head -c 100 "$work/outputs" >"$work/cut"

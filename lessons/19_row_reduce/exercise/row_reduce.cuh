@@ -94,7 +94,10 @@ __device__ __forceinline__ typename Op::Acc group_reduce(typename Op::Acc v, uns
   //   plan's longest chain of combines; every output is poisoned (each byte 0xFF) before the run,
   //   so one never written fails. On the simulator the cases up to 2^15 elements run again with
   //   each block's threads in reverse and in shuffled order, and every output's bits must stay the
-  //   same.
+  //   same. Last, the lesson's idea: 64x64 and 64x128 (groups of 16 lanes, and a warp a row) run
+  //   with reduce_ops.cuh's Depth operator, which counts the longest chain of combines behind each
+  //   row; none may be longer than the plan's depth (plan.cuh's rows_depth: a lane's loads, a
+  //   pack's own chain, and 6 for the group's fold, room for log2(32) = 5 levels and one more).
   (void)lanes;
   return v;
 }
