@@ -431,12 +431,22 @@ HeldFigures held_figures(Device& device, const Plan& plan, std::uint64_t base_se
   return f;
 }
 
-std::optional<std::string> held_judged(const HeldFigures& f, const Plan& plan,
-                                       std::uint64_t base_seed, const DeviceShape& shape) {
+namespace {
+// The sum one call (OneCall) should have left, where `got` is outside the plan's tolerance of it;
+// nullopt where `got` is right. Its own reference: replay_n floats drawn from base_seed again.
+std::optional<double> one_call_wrong_total(double got, const Plan& plan, std::uint64_t base_seed,
+                                           const DeviceShape& shape) {
   std::vector<float> input(replay_n);
   fill_run_input(input, replay_seed(base_seed), Distribution::uniform);
   const Reference reference = reference_sum(input);
-  const unsigned block = block_for(plan, 256, false);
+  if (within_tolerance(got, reference, plan.depth(replay_n, block_for(plan, 256, false), shape)))
+    return std::nullopt;
+  return reference.sum;
+}
+}  // namespace
+
+std::optional<std::string> held_judged(const HeldFigures& f, const Plan& plan,
+                                       std::uint64_t base_seed, const DeviceShape& shape) {
   const std::string what = "n=" + std::to_string(replay_n) + ", one call on a stream held for " +
                            general(held_ms, 4) + " ms: ";
   if (f.held_ms != held_ms)
@@ -445,8 +455,8 @@ std::optional<std::string> held_judged(const HeldFigures& f, const Plan& plan,
     return what + "the call took " + general(f.call_ms, 4) +
            " ms to return: it waited for the GPU (the stream's work before it), where it should "
            "only enqueue its work, its temporary storage's allocation and release included";
-  if (!within_tolerance(f.got, reference, plan.depth(replay_n, block, shape)))
-    return what + "its total was " + general(f.got, 9) + " where " + general(reference.sum, 9) +
+  if (const auto expected = one_call_wrong_total(f.got, plan, base_seed, shape))
+    return what + "its total was " + general(f.got, 9) + " where " + general(*expected, 9) +
            " is expected";
   return std::nullopt;
 }
@@ -532,9 +542,6 @@ std::optional<Failure> queued_judged(const QueuedFigures& f, const Plan& plan,
 
 std::optional<std::string> replay_judged(const ReplayFigures& f, const Plan& plan,
                                          std::uint64_t base_seed, const DeviceShape& shape) {
-  std::vector<float> input(replay_n);
-  fill_run_input(input, replay_seed(base_seed), Distribution::uniform);
-  const Reference reference = reference_sum(input);
   const unsigned block = block_for(plan, 256, false);
   const std::string what = "n=" + std::to_string(replay_n) + " block=" + std::to_string(block) +
                            ", called twice with the same arguments: ";
@@ -542,9 +549,9 @@ std::optional<std::string> replay_judged(const ReplayFigures& f, const Plan& pla
     return what + "the second call launched " + std::to_string(f.launches) +
            (f.launches == 1 ? " kernel" : " kernels") +
            " itself; it should replay what the first call recorded";
-  if (!within_tolerance(f.got, reference, plan.depth(replay_n, block, shape)))
+  if (const auto expected = one_call_wrong_total(f.got, plan, base_seed, shape))
     return what + "the second call's replay left " + general(f.got, 9) + " where " +
-           general(reference.sum, 9) + " is expected";
+           general(*expected, 9) + " is expected";
   return std::nullopt;
 }
 
