@@ -58,9 +58,9 @@ nlohmann::json time_plan(Session& session, const Plan& plan, unsigned block, uns
   }
   cupti::Records records = cupti::take();
   std::vector<CallBreakdown> breakdowns;
-  for (const auto& records :
+  for (const auto& one_call :
        split_into_calls(std::move(records.api), std::move(records.device), windows))
-    breakdowns.push_back(break_down(records));
+    breakdowns.push_back(break_down(one_call));
   return timeline_entry(
       {plan.lesson, std::string(plan.slug), std::string(plan.variant), session.n(), block},
       breakdowns);
