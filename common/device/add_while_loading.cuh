@@ -9,7 +9,9 @@ RL_NAMESPACE_BEGIN
 
 template <class Trace = NoTrace>
 __device__ __forceinline__ Float<Trace> add_while_loading(In<Trace> in, std::uint64_t n,
-                                                          std::uint64_t first, unsigned block) {
+                                                          std::uint64_t first, unsigned block,
+                                                          unsigned line = __builtin_LINE()) {
+  const CallSite<Trace> site(line);  // traced: this work is the calling line's
   const std::uint64_t i = first + threadIdx.x;
   Float<Trace> sum = i < n ? in[i] : 0.0f;
   if (i + block < n) sum += in[i + block];  // one block further on: both loads coalesced

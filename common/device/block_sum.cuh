@@ -10,7 +10,9 @@ RL_NAMESPACE_BEGIN
 // block must call it. Calling it twice in a kernel needs a __syncthreads() between the calls: the
 // second call's writes to warp_totals must not overtake the first call's reads.
 template <unsigned Block, class Trace = NoTrace>
-__device__ __forceinline__ Float<Trace> block_sum(Float<Trace> v) {
+__device__ __forceinline__ Float<Trace> block_sum(Float<Trace> v,
+                                                  unsigned line = __builtin_LINE()) {
+  const CallSite<Trace> site(line);  // traced: this work is the calling line's
   static_assert(Block >= 32 && Block <= 1024 && Block % 32 == 0,
                 "whole warps, at most 1024 threads");
   v = warp_sum<Trace>(v);  // stage 1: every warp at once, in registers

@@ -12,7 +12,9 @@ template <unsigned Block, class Trace, class BlockReduce>
 __device__ __forceinline__ void publish_and_finish(unsigned int* published, Float<Trace> sum,
                                                    unsigned slot, unsigned count,
                                                    Out<Trace> partials, Out<Trace> out,
-                                                   BlockReduce reduce) {
+                                                   BlockReduce reduce,
+                                                   unsigned line = __builtin_LINE()) {
+  const CallSite<Trace> site(line);  // traced: this work is the calling line's
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
     partials[slot] = sum;

@@ -70,6 +70,12 @@ struct TraceBuffer {
   TraceEvent* events = nullptr;
   unsigned capacity = 0;
   unsigned* count = nullptr;  // events offered, which may exceed capacity
+  // One slot a thread of the launch (block * threads a block + thread), zero at the start: while a
+  // traced helper of common/device runs, the line of the kernel that called it (traced.h's
+  // CallSite), which its events take in place of the helper's own line. Threads past the last
+  // slot keep the helper's line.
+  unsigned* call_lines = nullptr;
+  unsigned call_line_slots = 0;
 };
 
 }  // namespace rl

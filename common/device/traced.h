@@ -14,7 +14,8 @@
 // simulator, Out and Shared are checked views that its race detector can see). With
 // RecordTrace the same names are small classes whose element operations record themselves (a write
 // to memory, an addition, a shuffle, an atomic add), each with the source line of the statement
-// that did it and with where its operands came from, so the trace library can rebuild the tree and
+// that did it (inside a helper of common/device, the kernel's line that called the helper:
+// CallSite, below) and with where its operands came from, so the trace library can rebuild the tree and
 // its levels from the data flow (common/trace/FORMAT.md). Barriers are not the kernel's business
 // either: on the simulator they are reported by the scheduler; a GPU trace has none.
 #include <cstdint>
@@ -32,8 +33,20 @@ namespace {
 // needed; the lesson's plan hands the harness a function that points this TU's copy at a buffer.
 __device__ TraceBuffer trace_buffer;
 
+// Where thread `thread` of block `block` keeps the line of the kernel that called the traced helper
+// it is in (TraceBuffer::call_lines), or nullptr where there is no slot.
+__device__ inline unsigned* call_line_slot(std::uint64_t block, std::uint64_t thread) {
+  const std::uint64_t threads = std::uint64_t{blockDim.x} * blockDim.y * blockDim.z;
+  const std::uint64_t id = block * threads + thread;
+  return trace_buffer.call_lines && id < trace_buffer.call_line_slots ? trace_buffer.call_lines + id
+                                                                      : nullptr;
+}
+
 #if !defined(__CUDACC__)
-// The simulator's barriers, as events of the same buffer (it is host memory there).
+// The simulator's barriers, as events of the same buffer (it is host memory there). A barrier
+// inside a traced helper takes the line of the kernel that called the helper, as its other events
+// do: the call line of the barrier's first thread (every thread of a block barrier is at the same
+// one).
 void record_sync(const sim::SyncEvent& s) {
   const unsigned slot = atomicAdd(trace_buffer.count, 1u);
   if (slot >= trace_buffer.capacity) return;  // counted all the same: the host reports the overflow
@@ -43,7 +56,10 @@ void record_sync(const sim::SyncEvent& s) {
   e.block = s.block;
   e.thread = s.warp_mask ? static_cast<std::int32_t>(s.warp * 32) : -1;
   e.dst = s.warp_mask;
-  e.line = s.line;
+  const unsigned first =
+      s.warp_mask ? s.warp * 32 + static_cast<unsigned>(__builtin_ctz(s.warp_mask)) : 0u;
+  const unsigned* called_at = call_line_slot(s.block, first);
+  e.line = called_at && *called_at ? *called_at : s.line;
 }
 #endif
 
@@ -107,7 +123,8 @@ __device__ inline unsigned record(EventKind kind, TraceSpace dst_space, std::uin
   e.value = value;
   e.block = block;
   e.thread = static_cast<std::int32_t>(thread);
-  e.line = line;
+  const unsigned* called_at = call_line_slot(block, thread);
+  e.line = called_at && *called_at ? *called_at : line;
   e.kind = kind;
   e.dst_space = dst_space;
   trace_buffer.events[slot] = e;
@@ -257,6 +274,32 @@ struct RecordTrace {
   using Value = traced::Value;
   using Value2 = traced::Value2;
   using Value4 = traced::Value4;
+};
+
+// A traced helper of common/device (warp_sum, block_sum, tree_in_shared, ...) records its work,
+// its barriers included, at the line of the kernel that called it, so that every line of a trace
+// is a line of the kernel's own file (common/trace/FORMAT.md, "line"). Each helper takes
+// `unsigned line = __builtin_LINE()`, which is evaluated where it is called, and opens a CallSite
+// with it; in a helper another helper called, the outer call's line stays. Nothing with NoTrace.
+template <class Trace>
+struct CallSite {
+  __device__ explicit CallSite([[maybe_unused]] unsigned line) {
+    if constexpr (Trace::enabled) {
+      slot = call_line_slot(blockIdx.x + std::uint64_t{gridDim.x} *
+                                             (blockIdx.y + std::uint64_t{gridDim.y} * blockIdx.z),
+                            threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+      if (slot && *slot == 0)
+        *slot = line;
+      else
+        slot = nullptr;  // inside another helper: its line stays
+    }
+  }
+  __device__ ~CallSite() {
+    if (slot) *slot = 0;
+  }
+  CallSite(const CallSite&) = delete;
+  CallSite& operator=(const CallSite&) = delete;
+  unsigned* slot = nullptr;
 };
 }  // namespace
 

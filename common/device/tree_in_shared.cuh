@@ -19,7 +19,9 @@ __device__ __forceinline__ void shared_level(Shared<Trace> partial, unsigned tid
 // it (it has barriers). Block is a constant, so a 256-thread kernel contains exactly the levels 128
 // and 64, with no loop counter and no compare.
 template <unsigned Block, class Trace = NoTrace>
-__device__ __forceinline__ void shared_levels_down_to_64(Shared<Trace> partial, unsigned tid) {
+__device__ __forceinline__ void shared_levels_down_to_64(Shared<Trace> partial, unsigned tid,
+                                                         unsigned line = __builtin_LINE()) {
+  const CallSite<Trace> site(line);  // traced: this work is the calling line's
   static_assert(Block >= 32 && Block <= 1024 && (Block & (Block - 1)) == 0,
                 "a power of two from 32 to 1024");
   shared_level<Block, 512, Trace>(partial, tid);
@@ -30,7 +32,9 @@ __device__ __forceinline__ void shared_levels_down_to_64(Shared<Trace> partial, 
 
 // Leaves the block's total in partial[0]. Every thread of the block calls it.
 template <unsigned Block, class Trace = NoTrace>
-__device__ __forceinline__ void tree_in_shared(Shared<Trace> partial, unsigned tid) {
+__device__ __forceinline__ void tree_in_shared(Shared<Trace> partial, unsigned tid,
+                                               unsigned line = __builtin_LINE()) {
+  const CallSite<Trace> site(line);  // traced: this work is the calling line's
   shared_levels_down_to_64<Block, Trace>(partial, tid);
   if (tid < 32) warp_tail_in_shared<Trace>(partial, tid, Block);  // lesson 05's warp levels
 }

@@ -9,7 +9,9 @@
 RL_NAMESPACE_BEGIN
 
 template <unsigned Block, unsigned LoadsInFlight, class Trace = NoTrace>
-__device__ __forceinline__ Float<Trace> vectorized_sum(In<Trace> in, std::uint64_t n) {
+__device__ __forceinline__ Float<Trace> vectorized_sum(In<Trace> in, std::uint64_t n,
+                                                       unsigned line = __builtin_LINE()) {
+  const CallSite<Trace> site(line);  // traced: this work is the calling line's
   const std::uint64_t thread = std::uint64_t{blockIdx.x} * Block + threadIdx.x;
   const std::uint64_t to_boundary = (4 - address_of(in) / sizeof(float) % 4) % 4;
   const std::uint64_t head = to_boundary < n ? to_boundary : n;

@@ -10,7 +10,9 @@ RL_NAMESPACE_BEGIN
 // has read, writes, and waits until every lane has written (lessons/05_unroll_last_warp/README.md).
 template <class Trace = NoTrace>
 __device__ __forceinline__ void warp_tail_in_shared(Shared<Trace> partial, unsigned tid,
-                                                    unsigned block) {
+                                                    unsigned block,
+                                                    unsigned line = __builtin_LINE()) {
+  const CallSite<Trace> site(line);  // traced: this work is the calling line's
   Float<Trace> sum = partial[tid];
 #pragma unroll
   for (unsigned stride = 32; stride > 0; stride /= 2) {

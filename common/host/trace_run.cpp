@@ -79,7 +79,14 @@ nlohmann::json record_trace(Session& session, const Plan& r, unsigned block,
   device.upload(count.get(), &zero, sizeof zero);
   device.poison(out.get(), sizeof(float));
   if (scratch.bytes()) device.poison(scratch.get(), scratch.bytes());
-  const TraceBuffer buffer{events.get<TraceEvent>(), capacity, count.get<unsigned>()};
+  // A slot a thread for the line that called a traced helper (traced.h's CallSite): more threads
+  // than any traced launch starts, all zero.
+  constexpr unsigned call_line_slots = 1u << 20;
+  DeviceBuffer call_lines(device, std::size_t{call_line_slots} * sizeof(unsigned));
+  device.upload(call_lines.get(), std::vector<unsigned>(call_line_slots, 0u).data(),
+                call_lines.bytes());
+  const TraceBuffer buffer{events.get<TraceEvent>(), capacity, count.get<unsigned>(),
+                           call_lines.get<unsigned>(), call_line_slots};
   r.attach_trace(buffer);
 
   // Each launch starts after the previous one ends (one stream), so the event count read just
